@@ -1,0 +1,186 @@
+"""Decisions: the deal (chance), the four actions, and the opponent's two kinds of answer.
+
+Every decision is a frozen value whose cards are sorted geisha numbers, so that two decisions
+with the same outcome are equal (cards of one geisha are interchangeable, COMP-2). Constructors
+normalise order and reject malformed input with :class:`InvalidActionError`.
+
+>>> Competition(((6, 0), (3, 1)))
+Competition(pairs=((0, 6), (1, 3)))
+>>> sorted([GiftPick(2), Secret(5), Gift((1, 0, 1))])
+[Secret(card=5), Gift(cards=(0, 1, 1)), GiftPick(card=2)]
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from typing import ClassVar, Union
+
+import attrs
+
+from .cards import NUM_CARDS, NUM_GEISHA, Cards, counts
+from .errors import InvalidActionError
+
+
+class ActionKind(enum.Enum):
+    """The four action markers (COMP-3), in the order the rulebooks list them."""
+
+    SECRET = "secret"
+    TRADE_OFF = "trade-off"
+    GIFT = "gift"
+    COMPETITION = "competition"
+
+    @property
+    def size(self) -> int:
+        """How many cards the action takes from the hand."""
+        return _SIZES[self]
+
+    def __repr__(self) -> str:
+        return f"ActionKind.{self.name}"
+
+
+_SIZES = {ActionKind.SECRET: 1, ActionKind.TRADE_OFF: 2, ActionKind.GIFT: 3,
+          ActionKind.COMPETITION: 4}
+ALL_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
+
+
+def _card(value: object, what: str = "card") -> int:
+    if type(value) is not int or not 0 <= value < NUM_GEISHA:
+        raise InvalidActionError(
+            f"{what} must be a geisha number from 0 to {NUM_GEISHA - 1}, not {value!r}", "COMP-2")
+    return value
+
+
+def _cards(n: int, what: str):
+    def convert(value: object) -> tuple[int, ...]:
+        if not isinstance(value, (tuple, list)) or len(value) != n:
+            raise InvalidActionError(f"{what} must be {n} geisha numbers, not {value!r}", "COMP-2")
+        return tuple(sorted(_card(v, f"a card of {what}") for v in value))
+    return convert
+
+
+def _pairs(value: object) -> tuple[tuple[int, int], tuple[int, int]]:
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise InvalidActionError(
+            f"a competition must be two sets of 2 cards, not {value!r}", "ACT-COMP-1")
+    pair = _cards(2, "a competition set")
+    a, b = sorted(pair(v) for v in value)
+    return (a, b)  # type: ignore[return-value]
+
+
+@functools.total_ordering
+class _Decision:
+    """Ordering shared by all decisions: by kind, then by cards (legal_actions is sorted)."""
+
+    _rank: ClassVar[int]
+
+    def _key(self) -> tuple:
+        return (self._rank,) + attrs.astuple(self, recurse=False)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, _Decision):
+            return NotImplemented
+        return self._key() < other._key()
+
+
+@attrs.frozen(order=False)
+class Secret(_Decision):
+    """ACT-SECRET-1: one card face down, scored at the end of the round."""
+
+    card: int = attrs.field(converter=_card)
+    kind: ClassVar[ActionKind] = ActionKind.SECRET
+    _rank: ClassVar[int] = 0
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return (self.card,)
+
+
+@attrs.frozen(order=False)
+class TradeOff(_Decision):
+    """ACT-TRADE-1: two cards face down, not scored."""
+
+    cards: tuple[int, int] = attrs.field(converter=_cards(2, "a trade-off"))
+    kind: ClassVar[ActionKind] = ActionKind.TRADE_OFF
+    _rank: ClassVar[int] = 1
+
+
+@attrs.frozen(order=False)
+class Gift(_Decision):
+    """ACT-GIFT-1: three cards face up; the opponent takes one (ACT-GIFT-2)."""
+
+    cards: tuple[int, int, int] = attrs.field(converter=_cards(3, "a gift"))
+    kind: ClassVar[ActionKind] = ActionKind.GIFT
+    _rank: ClassVar[int] = 2
+
+
+@attrs.frozen(order=False)
+class Competition(_Decision):
+    """ACT-COMP-1: four cards face up in two sets of two; the opponent takes a set (ACT-COMP-2).
+
+    The two sets are unordered: ``pairs`` is sorted.
+    """
+
+    pairs: tuple[tuple[int, int], tuple[int, int]] = attrs.field(converter=_pairs)
+    kind: ClassVar[ActionKind] = ActionKind.COMPETITION
+    _rank: ClassVar[int] = 3
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return tuple(sorted(self.pairs[0] + self.pairs[1]))
+
+
+@attrs.frozen(order=False)
+class GiftPick(_Decision):
+    """ACT-GIFT-2: the opponent takes the card of geisha ``card`` from the pending gift."""
+
+    card: int = attrs.field(converter=_card)
+    _rank: ClassVar[int] = 4
+
+
+@attrs.frozen(order=False)
+class CompetitionPick(_Decision):
+    """ACT-COMP-2: the opponent takes the set ``pair`` from the pending competition."""
+
+    pair: tuple[int, int] = attrs.field(converter=_cards(2, "a competition set"))
+    _rank: ClassVar[int] = 5
+
+
+def _hand(value: object) -> tuple[int, ...]:
+    return _cards(6, "a hand")(value)
+
+
+def _hands(value: object) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise InvalidActionError(f"a deal must have two hands, not {value!r}", "DEAL-3")
+    return (_hand(value[0]), _hand(value[1]))
+
+
+def _draws(value: object) -> tuple[int, ...]:
+    if not isinstance(value, (tuple, list)) or len(value) != NUM_CARDS - 13:
+        raise InvalidActionError(
+            f"a deal must have {NUM_CARDS - 13} draws, not {value!r}", "DEAL-4")
+    return tuple(_card(v, "a draw") for v in value)
+
+
+@attrs.frozen(order=False)
+class Deal(_Decision):
+    """The chance outcome of DEAL-1..4: the removed card, two hands of six, and the deck order.
+
+    ``draws[t]`` is drawn at turn ``t`` of the round (TURN-2).
+    """
+
+    removed: int = attrs.field(converter=lambda v: _card(v, "the removed card"))
+    hands: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(converter=_hands)
+    draws: tuple[int, ...] = attrs.field(converter=_draws)
+    _rank: ClassVar[int] = -1
+
+    def multiset(self) -> Cards:
+        """All the cards of the deal, as counts."""
+        return counts((self.removed,) + self.hands[0] + self.hands[1] + self.draws)
+
+
+Action = Union[Secret, TradeOff, Gift, Competition]
+Response = Union[GiftPick, CompetitionPick]
+Decision = Union[Deal, Secret, TradeOff, Gift, Competition, GiftPick, CompetitionPick]
+ACTION_TYPES = (Secret, TradeOff, Gift, Competition)

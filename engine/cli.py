@@ -1,0 +1,123 @@
+"""The ``hanamikoji`` command.
+
+Every sub-command is declared here (cheap), and its implementation is imported only when it runs,
+so ``hanamikoji simulate`` never imports z3. Exit codes, for every sub-command:
+
+* 0: done, every check passed;
+* 1: a check found a problem (an illegal record, an uncovered rule, a failed verification);
+* 2: bad usage or input that cannot be read (unknown option, malformed file);
+* 3: an internal error (a bug in this toolkit: please report it);
+* 130: interrupted.
+
+No traceback reaches the user: every failure is one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Callable, NoReturn, Sequence
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+VARIANTS = ("standard", "italian-three-rounds")
+
+
+class UsageError(Exception):
+    """Bad arguments or unreadable input found after parsing: exit 2 with this one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _nonnegative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _nonnegative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a whole number >= 1, got 0")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+
+
+def _variant(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", choices=VARIANTS, default="standard",
+                        help="rules preset (default: standard)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="hanamikoji",
+                     description="Reference rules toolkit for Hanamikoji.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    play = commands.add_parser("play", help="print one game of two uniform random players")
+    play.add_argument("--seed", type=_seed, required=True, help="random seed")
+    _variant(play)
+    play.add_argument("--first-player", type=int, choices=(0, 1), default=0)
+    play.add_argument("--record", metavar="FILE", help="also write the game's record (JSON)")
+    play.set_defaults(handler="hanamikoji.engine.commands:play")
+
+    sim = commands.add_parser("simulate", help="play many uniform random games and summarise")
+    sim.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
+    sim.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    _variant(sim)
+    sim.add_argument("--records", metavar="FILE.jsonl", help="write every game as a JSON line")
+    sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    sim.set_defaults(handler="hanamikoji.engine.commands:simulate")
+    return parser
+
+
+def _load(handler: str) -> Callable[[argparse.Namespace], int]:
+    module, _, name = handler.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = _load(args.handler)(args)
+    except UsageError as error:
+        print(f"hanamikoji {args.command}: error: {error}", file=sys.stderr)
+        code = EXIT_USAGE
+    except KeyboardInterrupt:
+        print("hanamikoji: interrupted", file=sys.stderr)
+        code = 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): not an error of ours; silence the flush at exit.
+        sys.stderr.close()
+        code = EXIT_OK
+    except Exception as error:  # the promise: never a traceback
+        print(f"hanamikoji {args.command}: internal error: {type(error).__name__}: {error} "
+              "(this is a bug; please report it)", file=sys.stderr)
+        code = EXIT_INTERNAL
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return code
+
+
+def run() -> NoReturn:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,117 @@
+"""Implementations of the engine's sub-commands (``play``, ``simulate``); see :mod:`.cli`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from typing import IO, Iterator
+
+from .cli import EXIT_OK, UsageError
+from .display import render_game
+from .record import to_record
+from .rules import Rules
+from .simulate import Tally, play_game
+
+
+@contextmanager
+def atomic_output(path: str) -> Iterator[IO[str]]:
+    """Write ``path`` all at once: to a temporary file beside it, renamed on success, so that a
+    failure leaves nothing half-written."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise UsageError(f"cannot write {path}: no such directory {directory}")
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write {path}: it is a directory")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".hanamikoji-", suffix=".tmp")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            yield out
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _dumps(record: dict) -> str:
+    return json.dumps(record, separators=(",", ":"))
+
+
+def play(args: argparse.Namespace) -> int:
+    state = play_game(args.seed, 0, Rules.named(args.variant), args.first_player)
+    if args.record:
+        with atomic_output(args.record) as out:
+            out.write(json.dumps(to_record(state), indent=1) + "\n")
+    print(f"seed {args.seed}")
+    print("\n".join(render_game(state)))
+    return EXIT_OK
+
+
+def _progress(total: int):
+    """A rich progress bar on an interactive stderr, else nothing."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    return Progress("[progress.description]{task.description}", BarColumn(),
+                    MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+                    console=__import__("rich.console").console.Console(stderr=True))
+
+
+def summary(tally: Tally, seconds: float) -> dict:
+    return {
+        "games": tally.games,
+        "seconds": round(seconds, 4),
+        "games_per_second": round(tally.games / seconds, 1) if seconds > 0 else None,
+        "reasons": dict(sorted(tally.reasons.items())),
+        "winners": dict(sorted(tally.winners.items())),
+        "rounds": {str(k): v for k, v in sorted(tally.rounds.items())},
+    }
+
+
+def simulate(args: argparse.Namespace) -> int:
+    rules = Rules.named(args.variant)
+    tally = Tally()
+    progress = _progress(args.games)
+    start = time.perf_counter()
+    with (atomic_output(args.records) if args.records else _nothing()) as out:
+        task = None
+        if progress is not None:
+            progress.start()
+            task = progress.add_task("simulating", total=args.games)
+        try:
+            for index in range(args.games):
+                state = play_game(args.seed, index, rules)
+                tally.add(state)
+                if out is not None:
+                    out.write(_dumps(to_record(state)) + "\n")
+                if task is not None and index % 64 == 63:
+                    progress.update(task, completed=index + 1)
+        finally:
+            if progress is not None:
+                progress.stop()
+    seconds = time.perf_counter() - start
+    report = summary(tally, seconds)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"{report['games']} games of {rules.name} in {report['seconds']:.2f} s "
+              f"({report['games_per_second']} games/s), seed {args.seed}")
+        print("results by reason: " + ", ".join(f"{k} {v}" for k, v in report["reasons"].items()))
+        print("winners:           " + ", ".join(f"{k} {v}" for k, v in report["winners"].items()))
+        print("rounds per game:   " + ", ".join(f"{k}: {v}" for k, v in report["rounds"].items()))
+        if args.records:
+            print(f"records written to {args.records}")
+    return EXIT_OK
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield None

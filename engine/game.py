@@ -1,0 +1,459 @@
+"""The reference game: an immutable state and pure transitions.
+
+``apply(state, decision)`` returns a new :class:`State` and never changes its input. Every
+decision is explicit: the deal is a chance outcome (:class:`Deal`, drawn by :func:`random_deal`
+from a seeded ``random.Random``), then the active player's actions and the opponent's answers to
+gifts and competitions. Scoring and the update between rounds are automatic (no decision).
+
+>>> import random
+>>> state = apply(new_game(), random_deal(random.Random(7)))
+>>> current_player(state), state.phase
+(0, Phase.ACTION)
+>>> len(legal_actions(state)) > 0
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import random
+from itertools import combinations
+
+import attrs
+
+from . import cards as C
+from .actions import (
+    ALL_KINDS,
+    Action,
+    ActionKind,
+    Competition,
+    CompetitionPick,
+    Deal,
+    Decision,
+    Gift,
+    GiftPick,
+    Secret,
+    TradeOff,
+)
+from .cards import EMPTY, FULL_DECK, NUM_GEISHA, Cards
+from .errors import IllegalActionError, InvalidActionError
+from .rules import STANDARD, Markers, Result, Rules
+
+#: ``current_player`` at a chance node (the deal) and at the end of the game (OpenSpiel's values).
+CHANCE = -1
+TERMINAL = -4
+TURNS_PER_ROUND = 8
+
+
+class Phase(enum.Enum):
+    """Where the game stands: waiting for the deal, an action, an answer, or over."""
+
+    DEAL = "deal"
+    ACTION = "action"
+    RESPONSE = "response"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+@attrs.frozen
+class RoundScore:
+    """What one round's scoring showed (SCORE-1..3): each side's items, secrets included, and
+    the marker row after it. Public once the secrets are revealed."""
+
+    round: int
+    sides: tuple[Cards, Cards]
+    markers: Markers
+
+
+@attrs.frozen
+class State:
+    """The full state of a game (all hidden information included).
+
+    Card places are 7-tuples of counts per geisha. ``sides`` holds the face-up cards each player
+    has won from gifts and competitions this round; secrets join them only at scoring (SCORE-1).
+    ``history`` is every decision from the start, deals included: the record of the game.
+    """
+
+    rules: Rules = STANDARD
+    first_player: int = 0
+    round: int = 0
+    phase: Phase = Phase.DEAL
+    turn: int = 0
+    markers: Markers = (None,) * NUM_GEISHA
+    removed: int | None = None
+    hands: tuple[Cards, Cards] = (EMPTY, EMPTY)
+    deck: tuple[int, ...] = ()
+    used: tuple[tuple[ActionKind, ...], tuple[ActionKind, ...]] = ((), ())
+    secrets: tuple[Cards, Cards] = (EMPTY, EMPTY)
+    trade_offs: tuple[Cards, Cards] = (EMPTY, EMPTY)
+    sides: tuple[Cards, Cards] = (EMPTY, EMPTY)
+    pending: Gift | Competition | None = None
+    scores: tuple[RoundScore, ...] = ()
+    result: Result | None = None
+    history: tuple[Decision, ...] = ()
+
+    @property
+    def starter(self) -> int:
+        """UPDATE-4: the starting player of the current round."""
+        return self.first_player if self.round % 2 == 0 else 1 - self.first_player
+
+    @property
+    def active(self) -> int:
+        """TURN-1: whose turn it is (the player who acts, or whose offer awaits an answer)."""
+        return self.starter if self.turn % 2 == 0 else 1 - self.starter
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+
+def new_game(rules: Rules = STANDARD, first_player: int = 0) -> State:
+    """SETUP-1, COMP-4: a game before its first deal; all markers in the centre."""
+    if first_player not in (0, 1):
+        raise InvalidActionError(f"first_player must be 0 or 1, not {first_player!r}", "SETUP-1")
+    return State(rules=rules, first_player=first_player)
+
+
+def current_player(state: State) -> int:
+    """The player to decide (0 or 1), :data:`CHANCE` before a deal, :data:`TERMINAL` at the end."""
+    if state.phase is Phase.ACTION:
+        return state.active
+    if state.phase is Phase.RESPONSE:
+        return 1 - state.active
+    return CHANCE if state.phase is Phase.DEAL else TERMINAL
+
+
+def random_deal(rng: random.Random) -> Deal:
+    """DEAL-1..4: shuffle the 21 cards, remove one, deal six each, the rest is the deck."""
+    deck = list(C.cards_of(FULL_DECK))
+    rng.shuffle(deck)
+    return Deal(removed=deck[0], hands=(deck[1:7], deck[7:13]), draws=deck[13:])
+
+
+# --- legal decisions -----------------------------------------------------------------------
+
+
+def _splits(four: tuple[int, ...]) -> list[Competition]:
+    a, b, c, d = four
+    return [Competition(((a, b), (c, d))), Competition(((a, c), (b, d))),
+            Competition(((a, d), (b, c)))]
+
+
+@functools.cache
+def action_menu(hand: Cards, unused: tuple[ActionKind, ...]) -> tuple[Action, ...]:
+    """TURN-3, ACT-*-1: every distinct action from ``hand`` with the unused markers, sorted.
+
+    Pure in its arguments, so it is cached: a game meets few distinct (hand, unused) pairs.
+    """
+    menu: set[Action] = set()
+    for kind in unused:
+        selections = C.sub_multisets(hand, kind.size)
+        if kind is ActionKind.SECRET:
+            menu.update(Secret(s[0]) for s in selections)
+        elif kind is ActionKind.TRADE_OFF:
+            menu.update(TradeOff(s) for s in selections)
+        elif kind is ActionKind.GIFT:
+            menu.update(Gift(s) for s in selections)
+        else:
+            for s in selections:
+                menu.update(_splits(s))
+    return tuple(sorted(menu))
+
+
+def _unused(state: State, player: int) -> tuple[ActionKind, ...]:
+    used = state.used[player]
+    return tuple(k for k in ALL_KINDS if k not in used)
+
+
+def _responses(offer: Gift | Competition) -> tuple[GiftPick, ...] | tuple[CompetitionPick, ...]:
+    if isinstance(offer, Gift):
+        return tuple(GiftPick(g) for g in sorted(set(offer.cards)))
+    return tuple(CompetitionPick(p) for p in sorted(set(offer.pairs)))
+
+
+def legal_actions(state: State) -> tuple[Action, ...] | tuple[GiftPick, ...] | tuple[CompetitionPick, ...]:
+    """The decisions the current player may take, one per distinct outcome, sorted.
+
+    Empty at a chance node (draw one with :func:`random_deal`) and at the end of the game.
+    """
+    if state.phase is Phase.ACTION:
+        player = state.active
+        return action_menu(state.hands[player], _unused(state, player))
+    if state.phase is Phase.RESPONSE:
+        assert state.pending is not None
+        return _responses(state.pending)
+    return ()
+
+
+# --- transitions ---------------------------------------------------------------------------
+
+
+def apply(state: State, decision: Decision) -> State:
+    """The state after ``decision``; raises :class:`IllegalActionError` (with the rule ID) if the
+    rules forbid it, :class:`InvalidActionError` if it is not a decision at all."""
+    if state.phase is Phase.OVER:
+        raise IllegalActionError("the game is over: no decision follows the end", "END-2")
+    if isinstance(decision, Deal):
+        return _deal(state, decision)
+    if state.phase is Phase.DEAL:
+        raise IllegalActionError(
+            f"round {state.round} has not been dealt yet; expected a Deal, got {decision!r}",
+            "DEAL-1")
+    if isinstance(decision, (GiftPick, CompetitionPick)):
+        return _respond(state, decision)
+    if isinstance(decision, (Secret, TradeOff, Gift, Competition)):
+        return _act(state, decision)
+    raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
+
+
+def _deal(state: State, deal: Deal) -> State:
+    """DEAL-1..4, TURN-2: lay out the round and let the starting player draw."""
+    if state.phase is not Phase.DEAL:
+        raise IllegalActionError(
+            f"round {state.round} is already dealt; a deal comes only at the start of a round",
+            "DEAL-1")
+    found = deal.multiset()
+    if found != FULL_DECK:
+        raise IllegalActionError(
+            f"a deal must hold the 21 item cards {C.describe(FULL_DECK)}, "
+            f"not {C.describe(found)}", "DEAL-1")
+    dealt = attrs.evolve(
+        state,
+        phase=Phase.ACTION,
+        turn=0,
+        removed=deal.removed,
+        hands=(C.counts(deal.hands[0]), C.counts(deal.hands[1])),
+        deck=deal.draws,
+        history=state.history + (deal,),
+    )
+    return _draw(dealt)
+
+
+def _draw(state: State) -> State:
+    """TURN-2: the active player draws the top card of the deck."""
+    player = state.active
+    hands = list(state.hands)
+    hands[player] = C.add(hands[player], C.counts((state.deck[0],)))
+    return attrs.evolve(state, hands=tuple(hands), deck=state.deck[1:])
+
+
+_ACTION_RULE = {ActionKind.SECRET: "ACT-SECRET-1", ActionKind.TRADE_OFF: "ACT-TRADE-1",
+                ActionKind.GIFT: "ACT-GIFT-1", ActionKind.COMPETITION: "ACT-COMP-1"}
+
+
+def _act(state: State, action: Action) -> State:
+    """TURN-3 and the four actions (ACT-SECRET-1, ACT-TRADE-1, ACT-GIFT-1, ACT-COMP-1)."""
+    if state.phase is Phase.RESPONSE:
+        raise IllegalActionError(
+            f"player {1 - state.active} must first answer the pending {state.pending!r}", "TURN-4")
+    player = state.active
+    kind = action.kind
+    if kind in state.used[player]:
+        raise IllegalActionError(
+            f"player {player} has already used their {kind.value} action this round", "TURN-3")
+    played = C.counts(action.cards)
+    hand = state.hands[player]
+    if not C.contains(hand, played):
+        g = next(g for g in C.GEISHA if played[g] > hand[g])
+        what = (f"a card of geisha {g} that is not in their hand" if hand[g] == 0 else
+                f"{played[g]} cards of geisha {g} but holds {hand[g]}")
+        raise IllegalActionError(
+            f"player {player} plays a {kind.value} with {what} (hand: {C.describe(hand)})",
+            _ACTION_RULE[kind])
+    hands = list(state.hands)
+    hands[player] = C.sub(hand, played)
+    used = list(state.used)
+    used[player] = used[player] + (kind,)
+    changes: dict[str, object] = dict(hands=tuple(hands), used=tuple(used),
+                                      history=state.history + (action,))
+    if kind is ActionKind.SECRET:
+        secrets = list(state.secrets)
+        secrets[player] = C.add(secrets[player], played)
+        changes["secrets"] = tuple(secrets)
+    elif kind is ActionKind.TRADE_OFF:
+        trade_offs = list(state.trade_offs)
+        trade_offs[player] = C.add(trade_offs[player], played)
+        changes["trade_offs"] = tuple(trade_offs)
+    else:
+        # ACT-GIFT-1, ACT-COMP-1: the cards lie face up until the opponent answers (TURN-4).
+        return attrs.evolve(state, phase=Phase.RESPONSE, pending=action, **changes)
+    return _end_turn(attrs.evolve(state, **changes))
+
+
+def _respond(state: State, pick: GiftPick | CompetitionPick) -> State:
+    """ACT-GIFT-2/3, ACT-COMP-2/3: the opponent takes their part, the player keeps the rest."""
+    offer = state.pending
+    if state.phase is not Phase.RESPONSE or offer is None:
+        rule = "ACT-GIFT-2" if isinstance(pick, GiftPick) else "ACT-COMP-2"
+        raise IllegalActionError(f"there is no offer to answer with {pick!r}", rule)
+    if isinstance(offer, Gift):
+        if not isinstance(pick, GiftPick) or pick.card not in offer.cards:
+            raise IllegalActionError(
+                f"player {1 - state.active} must take one card of the gift {list(offer.cards)}, "
+                f"not {pick!r}", "ACT-GIFT-2")
+        taken: tuple[int, ...] = (pick.card,)
+    else:
+        if not isinstance(pick, CompetitionPick) or pick.pair not in offer.pairs:
+            raise IllegalActionError(
+                f"player {1 - state.active} must take one set of the competition "
+                f"{[list(p) for p in offer.pairs]}, not {pick!r}", "ACT-COMP-2")
+        taken = pick.pair
+    player = state.active
+    taken_counts = C.counts(taken)
+    kept = C.sub(C.counts(offer.cards), taken_counts)
+    sides = list(state.sides)
+    sides[1 - player] = C.add(sides[1 - player], taken_counts)
+    sides[player] = C.add(sides[player], kept)
+    return _end_turn(attrs.evolve(state, phase=Phase.ACTION, pending=None, sides=tuple(sides),
+                                  history=state.history + (pick,)))
+
+
+def _end_turn(state: State) -> State:
+    """TURN-1: the next player draws and acts; after 8 turns the round is scored (SCORE-1)."""
+    state = attrs.evolve(state, turn=state.turn + 1)
+    if state.turn < TURNS_PER_ROUND:
+        return _draw(state)
+    return _score(state)
+
+
+def score_markers(markers: Markers, side0: Cards, side1: Cards) -> Markers:
+    """SCORE-2, SCORE-3: a marker moves to the side with strictly more items, else stays."""
+    return tuple(0 if a > b else 1 if b > a else m for a, b, m in zip(side0, side1, markers))
+
+
+def _score(state: State) -> State:
+    """SCORE-1..3, END-1, then either the end (END-2..4, VAR-IT-2..4) or the update (UPDATE-1..4)."""
+    side0 = C.add(state.sides[0], state.secrets[0])
+    side1 = C.add(state.sides[1], state.secrets[1])
+    markers = score_markers(state.markers, side0, side1)
+    scores = state.scores + (RoundScore(state.round, (side0, side1), markers),)
+    result = state.rules.round_result(markers, state.round)
+    if result is not None:
+        return attrs.evolve(state, phase=Phase.OVER, markers=markers, scores=scores,
+                            result=result)
+    # UPDATE-1..4: every card goes back, markers stay, actions reset, the other player starts.
+    return State(rules=state.rules, first_player=state.first_player, round=state.round + 1,
+                 markers=markers, scores=scores, history=state.history)
+
+
+# --- what a player sees --------------------------------------------------------------------
+
+
+@attrs.frozen
+class ObservedTurn:
+    """One turn of the current round as a player saw it: ``cards`` is None where hidden."""
+
+    player: int
+    kind: ActionKind
+    cards: tuple[int, ...] | tuple[tuple[int, int], tuple[int, int]] | None
+    pick: int | tuple[int, int] | None = None
+
+
+@attrs.frozen
+class View:
+    """INFO-1: what ``player`` may know; INFO-2: nothing the rules hide from them."""
+
+    player: int
+    rules: Rules
+    first_player: int
+    round: int
+    phase: Phase
+    turn: int
+    current_player: int
+    markers: Markers
+    hand: Cards
+    secret: Cards
+    trade_off: Cards
+    sides: tuple[Cards, Cards]
+    used: tuple[tuple[ActionKind, ...], tuple[ActionKind, ...]]
+    pending: Gift | Competition | None
+    opponent_hand_size: int
+    opponent_secret_size: int
+    opponent_trade_off_size: int
+    deck_size: int
+    log: tuple[ObservedTurn, ...]
+    scores: tuple[RoundScore, ...]
+    result: Result | None
+
+
+def _round_decisions(history: tuple[Decision, ...]) -> tuple[Decision, ...]:
+    for index in range(len(history) - 1, -1, -1):
+        if isinstance(history[index], Deal):
+            return history[index + 1:]
+    return ()
+
+
+def _observed_log(state: State, player: int) -> tuple[ObservedTurn, ...]:
+    if state.phase is Phase.DEAL:
+        return ()
+    log: list[ObservedTurn] = []
+    mover = state.starter
+    for decision in _round_decisions(state.history):
+        if isinstance(decision, (GiftPick, CompetitionPick)):
+            last = log[-1]
+            pick = decision.card if isinstance(decision, GiftPick) else decision.pair
+            log[-1] = attrs.evolve(last, pick=pick)
+            continue
+        assert isinstance(decision, (Secret, TradeOff, Gift, Competition))
+        if isinstance(decision, Competition):
+            shown: object = decision.pairs
+        elif isinstance(decision, Gift) or mover == player:
+            shown = decision.cards
+        else:
+            shown = None  # ACT-SECRET-2, ACT-TRADE-2: face down, hidden from the opponent
+        log.append(ObservedTurn(mover, decision.kind, shown))  # type: ignore[arg-type]
+        mover = 1 - mover
+    return tuple(log)
+
+
+def observe(state: State, player: int) -> View:
+    """INFO-1, INFO-2: ``player``'s view; never the opponent's hand, secret or trade-off cards,
+    the removed card or the deck order."""
+    if player not in (0, 1):
+        raise InvalidActionError(f"player must be 0 or 1, not {player!r}")
+    other = 1 - player
+    return View(
+        player=player,
+        rules=state.rules,
+        first_player=state.first_player,
+        round=state.round,
+        phase=state.phase,
+        turn=state.turn,
+        current_player=current_player(state),
+        markers=state.markers,
+        hand=state.hands[player],
+        secret=state.secrets[player],
+        trade_off=state.trade_offs[player],
+        sides=state.sides,
+        used=state.used,
+        pending=state.pending,
+        opponent_hand_size=C.size(state.hands[other]),
+        opponent_secret_size=C.size(state.secrets[other]),
+        opponent_trade_off_size=C.size(state.trade_offs[other]),
+        deck_size=len(state.deck),
+        log=_observed_log(state, player),
+        scores=state.scores,
+        result=state.result,
+    )
+
+
+def replay(decisions: tuple[Decision, ...] | list[Decision], rules: Rules = STANDARD,
+           first_player: int = 0) -> State:
+    """The state reached by applying ``decisions`` from the start of a game."""
+    state = new_game(rules, first_player)
+    for decision in decisions:
+        state = apply(state, decision)
+    return state
+
+
+def random_game(rng: random.Random, rules: Rules = STANDARD, first_player: int = 0) -> State:
+    """A whole game: random deals, and every decision uniform over :func:`legal_actions`."""
+    state = new_game(rules, first_player)
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(rng))
+        else:
+            state = apply(state, rng.choice(legal_actions(state)))
+    return state

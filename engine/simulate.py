@@ -1,0 +1,56 @@
+"""Uniform random play: the games behind ``hanamikoji play`` and ``hanamikoji simulate``.
+
+Game ``i`` of seed ``s`` draws from its own ``random.Random`` seeded with the string ``"s/i"``
+(hashed with SHA-512 by ``random``, so independent of PYTHONHASHSEED and of the process): the same
+seed gives the same games in any process, in any order, on any number of workers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Iterator
+
+import attrs
+
+from .game import State, random_game
+from .rules import Rules
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """The random source of game ``index`` of a run seeded ``seed``."""
+    return random.Random(f"{seed}/{index}")
+
+
+def play_game(seed: int, index: int, rules: Rules, first_player: int = 0) -> State:
+    """Game ``index`` of seed ``seed``: every decision uniform over the legal ones."""
+    return random_game(game_rng(seed, index), rules, first_player)
+
+
+def games(seed: int, count: int, rules: Rules, start: int = 0) -> Iterator[State]:
+    for index in range(start, start + count):
+        yield play_game(seed, index, rules)
+
+
+@attrs.define
+class Tally:
+    """Counts of results by reason and winner, and of rounds per game."""
+
+    games: int = 0
+    reasons: Counter = attrs.field(factory=Counter)
+    winners: Counter = attrs.field(factory=Counter)
+    rounds: Counter = attrs.field(factory=Counter)
+
+    def add(self, state: State) -> None:
+        assert state.result is not None
+        self.games += 1
+        self.reasons[state.result.reason.value] += 1
+        winner = state.result.winner
+        self.winners["shared" if winner is None else str(winner)] += 1
+        self.rounds[state.round + 1] += 1
+
+    def merge(self, other: "Tally") -> None:
+        self.games += other.games
+        self.reasons.update(other.reasons)
+        self.winners.update(other.winners)
+        self.rounds.update(other.rounds)
