@@ -119,5 +119,7 @@ def run() -> NoReturn:
     sys.exit(main())
 
 
-if __name__ == "__main__":
-    run()
+if __name__ == "__main__":  # pragma: no cover - use ``python -m hanamikoji.engine``
+    from hanamikoji.engine.cli import run as _run  # the one module, so error classes match
+
+    _run()

@@ -1,0 +1,168 @@
+"""The record format hanamikoji-record/1: exact round trips and layered errors."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from hanamikoji.engine import ITALIAN_THREE_ROUNDS, STANDARD, random_game
+from hanamikoji.engine.record import (
+    FORMAT,
+    IllegalRecordError,
+    MalformedRecordError,
+    parse_record,
+    read_record,
+    replay_record,
+    to_record,
+)
+
+
+def game(seed: int = 5, rules=STANDARD, first_player: int = 0):
+    return random_game(random.Random(seed), rules, first_player)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, ITALIAN_THREE_ROUNDS])
+@pytest.mark.parametrize("first_player", [0, 1])
+def test_round_trip_is_exact(rules, first_player):
+    """Record -> JSON -> state -> record gives the same bytes and the same final state."""
+    for seed in range(30):
+        state = game(seed, rules, first_player)
+        record = to_record(state)
+        text = json.dumps(record)
+        again = read_record(json.loads(text))
+        assert again == state
+        assert json.dumps(to_record(again)) == text
+
+
+def test_record_shape():
+    """TURN-1: 8 turns per round in play order; UPDATE-4: round r started by the right player."""
+    state = game(11, first_player=1)
+    record = to_record(state)
+    assert record["format"] == FORMAT and record["variant"] == "standard"
+    assert record["result"] == {"winner": state.result.winner, "reason": state.result.reason.value}
+    for r, rnd in enumerate(record["rounds"]):
+        assert len(rnd["turns"]) == 8 and len(rnd["draws"]) == 8
+        starter = 1 if r % 2 == 0 else 0
+        assert [t["player"] for t in rnd["turns"]] == [starter, 1 - starter] * 4
+
+
+def test_result_is_optional_when_read():
+    record = to_record(game())
+    del record["result"]
+    assert read_record(record) == game()
+
+
+def mutated(fn):
+    record = copy.deepcopy(to_record(game()))
+    fn(record)
+    return record
+
+
+@pytest.mark.parametrize("mutate, path", [
+    (lambda r: r.update(format="other"), "$.format"),
+    (lambda r: r.update(variant="french"), "$.variant"),
+    (lambda r: r.update(first_player=2), "$.first_player"),
+    (lambda r: r["rounds"][0].update(removed=7), "$.rounds[0].removed"),
+    (lambda r: r["rounds"][0]["hands"][1].pop(), "$.rounds[0].hands[1]"),
+    (lambda r: r["rounds"][0]["draws"].__setitem__(3, "x"), "$.rounds[0].draws[3]"),
+    (lambda r: r["rounds"][0]["turns"][2].update(action="steal"), "$.rounds[0].turns[2].action"),
+    (lambda r: r["rounds"][0]["turns"][2].update(extra=1), "$.rounds[0].turns[2].extra"),
+    (lambda r: r["result"].update(winner=3), "$.result.winner"),
+    (lambda r: r.update(rounds={}), "$.rounds"),
+])
+def test_malformed_records_name_the_json_path(mutate, path):
+    with pytest.raises(MalformedRecordError) as error:
+        parse_record(mutated(mutate))
+    assert error.value.path == path
+
+
+def first_turn(record, kind):
+    for r, rnd in enumerate(record["rounds"]):
+        for t, turn in enumerate(rnd["turns"]):
+            if turn["action"] == kind:
+                return r, t, turn
+    raise AssertionError(kind)
+
+
+def test_illegal_records_name_rule_round_and_turn():
+    """DEAL-1, TURN-1, TURN-3, ACT-GIFT-1, ACT-GIFT-2, ACT-COMP-2, END-3, UPDATE-5, END-2."""
+    cases = []
+
+    def bad_deal(r):
+        r["rounds"][0]["removed"] = (r["rounds"][0]["removed"] + 1) % 7
+    cases.append((bad_deal, "DEAL-1", 0, None))
+
+    def out_of_turn(r):
+        r["rounds"][0]["turns"][1]["player"] = r["rounds"][0]["turns"][0]["player"]
+    cases.append((out_of_turn, "TURN-1", 0, 1))
+
+    def twice(r):
+        turns = r["rounds"][0]["turns"]
+        secret = next(t for t in turns if t["action"] == "secret")
+        later = [t for t in turns if t["player"] == secret["player"] and t is not secret]
+        later[-1].clear()
+        later[-1].update(player=secret["player"], action="secret", cards=secret["cards"])
+    cases.append((twice, "TURN-3", 0, None))
+
+    def gift_not_in_hand(r):
+        _, t, turn = first_turn(r, "gift")
+        hand = r["rounds"][0]["hands"][turn["player"]] + r["rounds"][0]["draws"]
+        missing = next(g for g in range(7) if g not in hand) if len(set(hand)) < 7 else None
+        if missing is None:
+            turn["cards"] = [6, 6, 6]
+            turn["pick"] = 6
+        else:
+            turn["cards"][0] = missing
+            turn["pick"] = missing
+    cases.append((gift_not_in_hand, "ACT-GIFT-1", 0, None))
+
+    def pick_not_offered(r):
+        _, _, turn = first_turn(r, "gift")
+        turn["pick"] = next(g for g in range(7) if g not in turn["cards"])
+    cases.append((pick_not_offered, "ACT-GIFT-2", 0, None))
+
+    def wrong_result(r):
+        r["result"]["winner"] = 1 - r["result"]["winner"]
+    cases.append((wrong_result, None, None, None))
+
+    def stops_early(r):
+        r["rounds"][-1]["turns"].pop()
+        r.pop("result")
+    cases.append((stops_early, "TURN-1", None, 7))
+
+    def missing_round(r):
+        r["rounds"].pop()
+        r.pop("result")
+    cases.append((missing_round, "UPDATE-5", None, None))
+
+    def goes_on(r):
+        r["rounds"].append(copy.deepcopy(r["rounds"][0]))
+    cases.append((goes_on, "END-2", None, None))
+
+    state = game(5)
+    assert len(state.scores) >= 2  # the cases above need a game of two rounds or more
+    for mutate, rule, rnd, turn in cases:
+        record = mutated(mutate)
+        with pytest.raises(IllegalRecordError) as error:
+            replay_record(parse_record(record))
+        if rule is not None:
+            assert error.value.rule == rule, (mutate.__name__, str(error.value))
+        else:
+            assert error.value.rule.startswith(("END-", "VAR-IT-")), str(error.value)
+        if rnd is not None:
+            assert error.value.round == rnd
+        if turn is not None:
+            assert error.value.turn == turn
+        assert str(error.value).startswith("round "), str(error.value)
+
+
+def test_illegal_message_reads_well():
+    record = mutated(lambda r: r["rounds"][0]["turns"][1].update(
+        player=r["rounds"][0]["turns"][0]["player"]))
+    with pytest.raises(IllegalRecordError) as error:
+        read_record(record)
+    assert str(error.value).startswith("round 0, turn 1: player ")
+    assert "[TURN-1]" in str(error.value)
