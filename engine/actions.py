@@ -22,8 +22,12 @@ from .cards import NUM_CARDS, NUM_GEISHA, Cards, counts
 from .errors import InvalidActionError
 
 
-class ActionKind(enum.Enum):
-    """The four action markers (COMP-3), in the order the rulebooks list them."""
+class ActionKind(str, enum.Enum):
+    """The four action markers (COMP-3), in the order the rulebooks list them.
+
+    A ``str`` enum: the record's names are its values, and it hashes at C speed (it keys the
+    action-menu cache on every turn).
+    """
 
     SECRET = "secret"
     TRADE_OFF = "trade-off"
@@ -75,7 +79,10 @@ class _Decision:
     _rank: ClassVar[int]
 
     def _key(self) -> tuple:
-        return (self._rank,) + attrs.astuple(self, recurse=False)
+        return (self._rank, self._fields())
+
+    def _fields(self) -> tuple:
+        return attrs.astuple(self, recurse=False)
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, _Decision):
@@ -91,6 +98,9 @@ class Secret(_Decision):
     kind: ClassVar[ActionKind] = ActionKind.SECRET
     _rank: ClassVar[int] = 0
 
+    def _fields(self) -> tuple:
+        return (self.card,)
+
     @property
     def cards(self) -> tuple[int, ...]:
         return (self.card,)
@@ -104,6 +114,9 @@ class TradeOff(_Decision):
     kind: ClassVar[ActionKind] = ActionKind.TRADE_OFF
     _rank: ClassVar[int] = 1
 
+    def _fields(self) -> tuple:
+        return (self.cards,)
+
 
 @attrs.frozen(order=False)
 class Gift(_Decision):
@@ -112,6 +125,9 @@ class Gift(_Decision):
     cards: tuple[int, int, int] = attrs.field(converter=_cards(3, "a gift"))
     kind: ClassVar[ActionKind] = ActionKind.GIFT
     _rank: ClassVar[int] = 2
+
+    def _fields(self) -> tuple:
+        return (self.cards,)
 
 
 @attrs.frozen(order=False)
@@ -122,12 +138,16 @@ class Competition(_Decision):
     """
 
     pairs: tuple[tuple[int, int], tuple[int, int]] = attrs.field(converter=_pairs)
+    #: The four cards, sorted (derived from ``pairs``).
+    cards: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
     kind: ClassVar[ActionKind] = ActionKind.COMPETITION
     _rank: ClassVar[int] = 3
 
-    @property
-    def cards(self) -> tuple[int, ...]:
-        return tuple(sorted(self.pairs[0] + self.pairs[1]))
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.pairs[0] + self.pairs[1])))
+
+    def _fields(self) -> tuple:
+        return (self.pairs,)
 
 
 @attrs.frozen(order=False)
@@ -137,6 +157,9 @@ class GiftPick(_Decision):
     card: int = attrs.field(converter=_card)
     _rank: ClassVar[int] = 4
 
+    def _fields(self) -> tuple:
+        return (self.card,)
+
 
 @attrs.frozen(order=False)
 class CompetitionPick(_Decision):
@@ -144,6 +167,9 @@ class CompetitionPick(_Decision):
 
     pair: tuple[int, int] = attrs.field(converter=_cards(2, "a competition set"))
     _rank: ClassVar[int] = 5
+
+    def _fields(self) -> tuple:
+        return (self.pair,)
 
 
 def _hand(value: object) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ row of z3 integers.
 
 from __future__ import annotations
 
+import operator
 from itertools import combinations
 
 NUM_GEISHA = 7
@@ -45,17 +46,17 @@ def size(multiset: Cards) -> int:
 
 
 def add(a: Cards, b: Cards) -> Cards:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(operator.add, a, b))
 
 
 def sub(a: Cards, b: Cards) -> Cards:
     """``a - b``; the caller guarantees ``b <= a`` (see :func:`contains`)."""
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(map(operator.sub, a, b))
 
 
 def contains(a: Cards, b: Cards) -> bool:
     """Whether multiset ``b`` is part of multiset ``a``."""
-    return all(x >= y for x, y in zip(a, b))
+    return all(map(operator.ge, a, b))
 
 
 def sub_multisets(multiset: Cards, k: int) -> tuple[tuple[int, ...], ...]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 import random
 from itertools import combinations
 
@@ -135,38 +136,51 @@ def random_deal(rng: random.Random) -> Deal:
 # --- legal decisions -----------------------------------------------------------------------
 
 
-def _splits(four: tuple[int, ...]) -> list[Competition]:
+@functools.cache
+def _competitions(four: tuple[int, ...]) -> tuple[Competition, ...]:
+    """ACT-COMP-1: the distinct ways to split four cards into two unordered sets, sorted."""
     a, b, c, d = four
-    return [Competition(((a, b), (c, d))), Competition(((a, c), (b, d))),
-            Competition(((a, d), (b, c)))]
+    splits = {Competition(((a, b), (c, d))), Competition(((a, c), (b, d))),
+              Competition(((a, d), (b, c)))}
+    return tuple(sorted(splits, key=_by_pairs))
+
+
+def _by_pairs(competition: Competition) -> tuple:
+    return competition.pairs
+
+
+_SINGLE = {ActionKind.SECRET: lambda cards: Secret(cards[0]), ActionKind.TRADE_OFF: TradeOff,
+           ActionKind.GIFT: Gift}
+
+
+@functools.cache
+def _kind_menu(hand: Cards, kind: ActionKind) -> tuple[Action, ...]:
+    """The distinct actions of one kind from ``hand``, sorted."""
+    selections = C.sub_multisets(hand, kind.size)  # sorted, so the actions come out sorted
+    if kind is ActionKind.COMPETITION:
+        return tuple(sorted((x for s in selections for x in _competitions(s)), key=_by_pairs))
+    return tuple(map(_SINGLE[kind], selections))
 
 
 @functools.cache
 def action_menu(hand: Cards, unused: tuple[ActionKind, ...]) -> tuple[Action, ...]:
     """TURN-3, ACT-*-1: every distinct action from ``hand`` with the unused markers, sorted.
 
-    Pure in its arguments, so it is cached: a game meets few distinct (hand, unused) pairs.
+    Pure in its arguments, so it is cached; actions sort by kind first, so the menu is the
+    kinds' own sorted menus one after another (``unused`` is in the order of ALL_KINDS).
     """
-    menu: set[Action] = set()
+    menu: tuple[Action, ...] = ()
     for kind in unused:
-        selections = C.sub_multisets(hand, kind.size)
-        if kind is ActionKind.SECRET:
-            menu.update(Secret(s[0]) for s in selections)
-        elif kind is ActionKind.TRADE_OFF:
-            menu.update(TradeOff(s) for s in selections)
-        elif kind is ActionKind.GIFT:
-            menu.update(Gift(s) for s in selections)
-        else:
-            for s in selections:
-                menu.update(_splits(s))
-    return tuple(sorted(menu))
+        menu += _kind_menu(hand, kind)
+    return menu
 
 
-def _unused(state: State, player: int) -> tuple[ActionKind, ...]:
-    used = state.used[player]
+@functools.cache
+def _unused(used: tuple[ActionKind, ...]) -> tuple[ActionKind, ...]:
     return tuple(k for k in ALL_KINDS if k not in used)
 
 
+@functools.cache
 def _responses(offer: Gift | Competition) -> tuple[GiftPick, ...] | tuple[CompetitionPick, ...]:
     if isinstance(offer, Gift):
         return tuple(GiftPick(g) for g in sorted(set(offer.cards)))
@@ -180,7 +194,7 @@ def legal_actions(state: State) -> tuple[Action, ...] | tuple[GiftPick, ...] | t
     """
     if state.phase is Phase.ACTION:
         player = state.active
-        return action_menu(state.hands[player], _unused(state, player))
+        return action_menu(state.hands[player], _unused(state.used[player]))
     if state.phase is Phase.RESPONSE:
         assert state.pending is not None
         return _responses(state.pending)
@@ -208,6 +222,24 @@ def apply(state: State, decision: Decision) -> State:
     raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
 
 
+_FIELDS = tuple(field.name for field in attrs.fields(State))
+_INDEX = {name: index for index, name in enumerate(_FIELDS)}
+_values = operator.attrgetter(*_FIELDS)
+
+
+def _with(state: State, changes: dict) -> State:
+    """``state`` with ``changes``: one construction per transition (what attrs.evolve does,
+    minus its per-call introspection: this is the hot path of every game)."""
+    values = list(_values(state))
+    for name, value in changes.items():
+        values[_INDEX[name]] = value
+    return State(*values)
+
+
+def _plus_one(multiset: Cards, card: int) -> Cards:
+    return multiset[:card] + (multiset[card] + 1,) + multiset[card + 1:]
+
+
 def _deal(state: State, deal: Deal) -> State:
     """DEAL-1..4, TURN-2: lay out the round and let the starting player draw."""
     if state.phase is not Phase.DEAL:
@@ -219,28 +251,18 @@ def _deal(state: State, deal: Deal) -> State:
         raise IllegalActionError(
             f"a deal must hold the 21 item cards {C.describe(FULL_DECK)}, "
             f"not {C.describe(found)}", "DEAL-1")
-    dealt = attrs.evolve(
-        state,
-        phase=Phase.ACTION,
-        turn=0,
-        removed=deal.removed,
-        hands=(C.counts(deal.hands[0]), C.counts(deal.hands[1])),
-        deck=deal.draws,
-        history=state.history + (deal,),
-    )
-    return _draw(dealt)
-
-
-def _draw(state: State) -> State:
-    """TURN-2: the active player draws the top card of the deck."""
-    player = state.active
-    hands = list(state.hands)
-    hands[player] = C.add(hands[player], C.counts((state.deck[0],)))
-    return attrs.evolve(state, hands=tuple(hands), deck=state.deck[1:])
+    hands = [C.counts(deal.hands[0]), C.counts(deal.hands[1])]
+    starter = state.starter
+    hands[starter] = _plus_one(hands[starter], deal.draws[0])  # TURN-2: the first draw
+    return _with(state, dict(phase=Phase.ACTION, turn=0, removed=deal.removed,
+                             hands=tuple(hands), deck=deal.draws[1:],
+                             history=state.history + (deal,)))
 
 
 _ACTION_RULE = {ActionKind.SECRET: "ACT-SECRET-1", ActionKind.TRADE_OFF: "ACT-TRADE-1",
                 ActionKind.GIFT: "ACT-GIFT-1", ActionKind.COMPETITION: "ACT-COMP-1"}
+
+_played_counts = functools.cache(C.counts)
 
 
 def _act(state: State, action: Action) -> State:
@@ -253,7 +275,7 @@ def _act(state: State, action: Action) -> State:
     if kind in state.used[player]:
         raise IllegalActionError(
             f"player {player} has already used their {kind.value} action this round", "TURN-3")
-    played = C.counts(action.cards)
+    played = _played_counts(action.cards)
     hand = state.hands[player]
     if not C.contains(hand, played):
         g = next(g for g in C.GEISHA if played[g] > hand[g])
@@ -266,8 +288,7 @@ def _act(state: State, action: Action) -> State:
     hands[player] = C.sub(hand, played)
     used = list(state.used)
     used[player] = used[player] + (kind,)
-    changes: dict[str, object] = dict(hands=tuple(hands), used=tuple(used),
-                                      history=state.history + (action,))
+    changes: dict = dict(hands=hands, used=tuple(used), history=state.history + (action,))
     if kind is ActionKind.SECRET:
         secrets = list(state.secrets)
         secrets[player] = C.add(secrets[player], played)
@@ -278,8 +299,9 @@ def _act(state: State, action: Action) -> State:
         changes["trade_offs"] = tuple(trade_offs)
     else:
         # ACT-GIFT-1, ACT-COMP-1: the cards lie face up until the opponent answers (TURN-4).
-        return attrs.evolve(state, phase=Phase.RESPONSE, pending=action, **changes)
-    return _end_turn(attrs.evolve(state, **changes))
+        changes.update(hands=tuple(hands), phase=Phase.RESPONSE, pending=action)
+        return _with(state, changes)
+    return _end_turn(state, changes)
 
 
 def _respond(state: State, pick: GiftPick | CompetitionPick) -> State:
@@ -301,21 +323,28 @@ def _respond(state: State, pick: GiftPick | CompetitionPick) -> State:
                 f"{[list(p) for p in offer.pairs]}, not {pick!r}", "ACT-COMP-2")
         taken = pick.pair
     player = state.active
-    taken_counts = C.counts(taken)
-    kept = C.sub(C.counts(offer.cards), taken_counts)
+    taken_counts = _played_counts(taken)
+    kept = C.sub(_played_counts(offer.cards), taken_counts)
     sides = list(state.sides)
     sides[1 - player] = C.add(sides[1 - player], taken_counts)
     sides[player] = C.add(sides[player], kept)
-    return _end_turn(attrs.evolve(state, phase=Phase.ACTION, pending=None, sides=tuple(sides),
-                                  history=state.history + (pick,)))
+    return _end_turn(state, dict(phase=Phase.ACTION, pending=None, sides=tuple(sides),
+                                 hands=list(state.hands), history=state.history + (pick,)))
 
 
-def _end_turn(state: State) -> State:
-    """TURN-1: the next player draws and acts; after 8 turns the round is scored (SCORE-1)."""
-    state = attrs.evolve(state, turn=state.turn + 1)
-    if state.turn < TURNS_PER_ROUND:
-        return _draw(state)
-    return _score(state)
+def _end_turn(state: State, changes: dict) -> State:
+    """TURN-1, TURN-2: the next player draws and acts; after 8 turns the round is scored
+    (SCORE-1). ``changes`` holds the turn's effects, with ``hands`` as a list."""
+    turn = state.turn + 1
+    hands = changes["hands"]
+    if turn < TURNS_PER_ROUND:
+        starter = state.starter
+        player = starter if turn % 2 == 0 else 1 - starter
+        hands[player] = _plus_one(hands[player], state.deck[0])
+        changes.update(turn=turn, hands=tuple(hands), deck=state.deck[1:])
+        return _with(state, changes)
+    changes.update(turn=turn, hands=tuple(hands))
+    return _score(_with(state, changes))
 
 
 def score_markers(markers: Markers, side0: Cards, side1: Cards) -> Markers:
@@ -331,8 +360,8 @@ def _score(state: State) -> State:
     scores = state.scores + (RoundScore(state.round, (side0, side1), markers),)
     result = state.rules.round_result(markers, state.round)
     if result is not None:
-        return attrs.evolve(state, phase=Phase.OVER, markers=markers, scores=scores,
-                            result=result)
+        return _with(state, dict(phase=Phase.OVER, markers=markers, scores=scores,
+                                 result=result))
     # UPDATE-1..4: every card goes back, markers stay, actions reset, the other player starts.
     return State(rules=state.rules, first_player=state.first_player, round=state.round + 1,
                  markers=markers, scores=scores, history=state.history)
