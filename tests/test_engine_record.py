@@ -166,3 +166,19 @@ def test_illegal_message_reads_well():
         read_record(record)
     assert str(error.value).startswith("round 0, turn 1: player ")
     assert "[TURN-1]" in str(error.value)
+
+
+def test_the_example_in_the_docs_is_a_real_game():
+    """docs/record-format.md shows the first round of `hanamikoji play --seed 3`."""
+    import pathlib
+    import re
+
+    from hanamikoji.engine.simulate import play_game
+
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "record-format.md").read_text()
+    example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    real = to_record(play_game(3, 0, STANDARD))
+    assert example["rounds"][0] == real["rounds"][0]
+    assert example["result"] == real["result"]
+    assert {k: v for k, v in example.items() if k != "rounds"} == \
+        {k: v for k, v in real.items() if k != "rounds"}
