@@ -79,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     _variant(sim)
     sim.add_argument("--records", metavar="FILE.jsonl", help="write every game as a JSON line")
+    sim.add_argument("--workers", type=_positive, default=1,
+                     help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.set_defaults(handler="hanamikoji.engine.commands:simulate")
     return parser

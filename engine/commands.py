@@ -15,7 +15,7 @@ from .cli import EXIT_OK, UsageError
 from .display import render_game
 from .record import to_record
 from .rules import Rules
-from .simulate import Tally, play_game
+from .simulate import Tally, chunks, play_chunk, play_game
 
 
 @contextmanager
@@ -38,10 +38,6 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
     except BaseException:
         os.unlink(temporary)
         raise
-
-
-def _dumps(record: dict) -> str:
-    return json.dumps(record, separators=(",", ":"))
 
 
 def play(args: argparse.Namespace) -> int:
@@ -79,21 +75,36 @@ def summary(tally: Tally, seconds: float) -> dict:
 def simulate(args: argparse.Namespace) -> int:
     rules = Rules.named(args.variant)
     tally = Tally()
+    pieces = chunks(args.games)
+    workers = min(args.workers, len(pieces))
+    pool = None
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(workers)  # before the progress bar starts its thread
     progress = _progress(args.games)
     start = time.perf_counter()
-    with (atomic_output(args.records) if args.records else _nothing()) as out:
+    with (atomic_output(args.records) if args.records else _nothing()) as out, \
+            (pool if pool is not None else _nothing()):
         task = None
         if progress is not None:
             progress.start()
             task = progress.add_task("simulating", total=args.games)
         try:
-            for index in range(args.games):
-                state = play_game(args.seed, index, rules)
-                tally.add(state)
+            jobs = [(args.seed, first, count, rules.name, out is not None)
+                    for first, count in pieces]
+            # Game i always uses its own seed (simulate.game_rng), and pieces come back in
+            # order, so any number of workers gives the same games, tally and records.
+            results = (pool.map(play_chunk, *zip(*jobs)) if pool is not None
+                       else (play_chunk(*job) for job in jobs))
+            done = 0
+            for (first, count), (part, lines) in zip(pieces, results):
+                tally.merge(part)
                 if out is not None:
-                    out.write(_dumps(to_record(state)) + "\n")
-                if task is not None and index % 64 == 63:
-                    progress.update(task, completed=index + 1)
+                    out.writelines(line + "\n" for line in lines)
+                done += count
+                if task is not None:
+                    progress.update(task, completed=done)
         finally:
             if progress is not None:
                 progress.stop()

@@ -54,3 +54,29 @@ class Tally:
         self.reasons.update(other.reasons)
         self.winners.update(other.winners)
         self.rounds.update(other.rounds)
+
+
+CHUNK = 200  # games per task handed to a worker process
+
+
+def play_chunk(seed: int, start: int, count: int, rules_name: str,
+               with_records: bool) -> tuple[Tally, list[str]]:
+    """Games ``start .. start + count - 1`` of ``seed``: their tally and, if asked, their records
+    as JSON lines. Runs in a worker process; everything in and out is picklable."""
+    import json
+
+    from .record import to_record
+
+    rules = Rules.named(rules_name)
+    tally = Tally()
+    lines: list[str] = []
+    for state in games(seed, count, rules, start):
+        tally.add(state)
+        if with_records:
+            lines.append(json.dumps(to_record(state), separators=(",", ":")))
+    return tally, lines
+
+
+def chunks(total: int, size: int = CHUNK) -> list[tuple[int, int]]:
+    """``(start, count)`` pieces covering ``range(total)`` in order."""
+    return [(start, min(size, total - start)) for start in range(0, total, size)]

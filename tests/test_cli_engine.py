@@ -97,3 +97,18 @@ def test_engine_commands_do_not_import_z3():
             "print('z3' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_workers_give_the_same_games_as_one_process(tmp_path):
+    """--workers N: same tally and byte-identical records as one process, same seed."""
+    reports, texts = [], []
+    for workers in ("1", "3"):
+        path = tmp_path / f"w{workers}.jsonl"
+        done = run("simulate", "--games", "450", "--seed", "7", "--workers", workers,
+                   "--records", str(path), "--json")
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        reports.append({k: v for k, v in report.items() if k not in ("seconds", "games_per_second")})
+        texts.append(path.read_text())
+    assert reports[0] == reports[1]
+    assert texts[0] == texts[1] and texts[0].count("\n") == 450
