@@ -98,13 +98,15 @@ class State:
 
     @property
     def starter(self) -> int:
-        """UPDATE-4: the starting player of the current round."""
-        return self.first_player if self.round % 2 == 0 else 1 - self.first_player
+        """UPDATE-4: the starting player of the current round: ``first_player`` in even rounds,
+        the other player in odd ones."""
+        return (self.first_player + self.round) % 2
 
     @property
     def active(self) -> int:
-        """TURN-1: whose turn it is (the player who acts, or whose offer awaits an answer)."""
-        return self.starter if self.turn % 2 == 0 else 1 - self.starter
+        """TURN-1: whose turn it is (the player who acts, or whose offer awaits an answer): the
+        starter on even turns, the other player on odd ones."""
+        return (self.first_player + self.round + self.turn) % 2
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.OVER
@@ -209,17 +211,14 @@ def apply(state: State, decision: Decision) -> State:
     rules forbid it, :class:`InvalidActionError` if it is not a decision at all."""
     if state.phase is Phase.OVER:
         raise IllegalActionError("the game is over: no decision follows the end", "END-2")
-    if isinstance(decision, Deal):
-        return _deal(state, decision)
-    if state.phase is Phase.DEAL:
+    handler = _HANDLERS.get(type(decision))
+    if handler is None:
+        raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
+    if state.phase is Phase.DEAL and handler is not _deal:
         raise IllegalActionError(
             f"round {state.round} has not been dealt yet; expected a Deal, got {decision!r}",
             "DEAL-1")
-    if isinstance(decision, (GiftPick, CompetitionPick)):
-        return _respond(state, decision)
-    if isinstance(decision, (Secret, TradeOff, Gift, Competition)):
-        return _act(state, decision)
-    raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
+    return handler(state, decision)
 
 
 _FIELDS = tuple(field.name for field in attrs.fields(State))
@@ -338,13 +337,16 @@ def _end_turn(state: State, changes: dict) -> State:
     turn = state.turn + 1
     hands = changes["hands"]
     if turn < TURNS_PER_ROUND:
-        starter = state.starter
-        player = starter if turn % 2 == 0 else 1 - starter
+        player = (state.first_player + state.round + turn) % 2  # TURN-1, as State.active
         hands[player] = _plus_one(hands[player], state.deck[0])
         changes.update(turn=turn, hands=tuple(hands), deck=state.deck[1:])
         return _with(state, changes)
     changes.update(turn=turn, hands=tuple(hands))
     return _score(_with(state, changes))
+
+
+_HANDLERS = {Deal: _deal, Secret: _act, TradeOff: _act, Gift: _act, Competition: _act,
+             GiftPick: _respond, CompetitionPick: _respond}
 
 
 def score_markers(markers: Markers, side0: Cards, side1: Cards) -> Markers:
