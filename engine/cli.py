@@ -83,6 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.set_defaults(handler="hanamikoji.engine.commands:simulate")
+
+    bench = commands.add_parser("bench", help="measure the performance figures (whole processes)")
+    bench.add_argument("--only", nargs="+", metavar="SECTION",
+                       help="sections: simulate rounds validate perft queries properties")
+    bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
+    bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.set_defaults(handler="hanamikoji.engine.bench:bench")
     return parser
 
 

@@ -151,8 +151,9 @@ def _by_pairs(competition: Competition) -> tuple:
     return competition.pairs
 
 
-_SINGLE = {ActionKind.SECRET: lambda cards: Secret(cards[0]), ActionKind.TRADE_OFF: TradeOff,
-           ActionKind.GIFT: Gift}
+# One object per distinct action, shared by every menu that offers it.
+_SINGLE = {ActionKind.SECRET: functools.cache(lambda cards: Secret(cards[0])),
+           ActionKind.TRADE_OFF: functools.cache(TradeOff), ActionKind.GIFT: functools.cache(Gift)}
 
 
 @functools.cache

@@ -1,0 +1,207 @@
+"""``hanamikoji bench``: the performance figures, each measured as a user meets it.
+
+Every figure that has a target is a whole process (``python -m hanamikoji.engine ...``), timed
+from the outside, start-up included, best of ``--repeat`` runs. The growth figures (time per
+game against rounds per game; validate time and peak memory against file size; perft time
+against depth) show how the cost scales. Nothing here asserts a time: it prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Callable
+
+from .cli import EXIT_OK, UsageError
+
+_MAXRSS = ("import resource, subprocess, sys; "
+           "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
+           "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "hanamikoji.engine", *args]
+
+
+def _timed(argv: list[str], repeat: int, env: dict | None = None) -> tuple[float, str]:
+    """Best wall time of ``repeat`` runs of ``argv``, and its standard output."""
+    best, out = float("inf"), ""
+    for _ in range(repeat):
+        start = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, text=True, env=env)
+        seconds = time.perf_counter() - start
+        if done.returncode not in (0, 1):
+            raise RuntimeError(f"{' '.join(argv[2:])} failed: {done.stderr.strip()[:200]}")
+        if seconds < best:
+            best, out = seconds, done.stdout
+    return best, out
+
+
+def _peak_memory_mib(argv: list[str]) -> float:
+    """Peak resident memory of one run of ``argv`` (its own, measured by a fresh parent)."""
+    done = subprocess.run([sys.executable, "-c", _MAXRSS, *argv], capture_output=True, text=True)
+    return int(done.stdout.split()[1]) / 1024
+
+
+def bench_simulate(repeat: int, games: int = 3000) -> list[dict[str, Any]]:
+    rows = []
+    for workers in (1, os.cpu_count() or 1):
+        seconds, _ = _timed(_command("simulate", "--games", str(games), "--seed", "0",
+                                     "--workers", str(workers)), repeat)
+        rows.append({"figure": f"simulate --games {games} --workers {workers}",
+                     "value": round(games / seconds, 1), "unit": "games/s (whole process)",
+                     "target": "3000 games/s" if workers == 1 else "",
+                     "seconds": round(seconds, 3)})
+        if workers == 1 and (os.cpu_count() or 1) == 1:
+            break
+    return rows
+
+
+def bench_rounds(games: int = 3000) -> list[dict[str, Any]]:
+    """Time per game against its number of rounds (in process, after a warm-up)."""
+    from .rules import STANDARD
+    from .simulate import play_game
+
+    for index in range(500):
+        play_game(99, index, STANDARD)
+    by_rounds: dict[int, list[float]] = {}
+    for index in range(games):
+        start = time.perf_counter()
+        state = play_game(1, index, STANDARD)
+        by_rounds.setdefault(state.round + 1, []).append(time.perf_counter() - start)
+    return [{"figure": f"games of {rounds} round{'s' if rounds > 1 else ''}",
+             "value": round(statistics.mean(times) * 1e6), "unit": "µs per game",
+             "target": "", "games": len(times)}
+            for rounds, times in sorted(by_rounds.items()) if len(times) >= 5]
+
+
+def _records_file(directory: pathlib.Path, count: int, base: pathlib.Path) -> pathlib.Path:
+    """A JSON Lines file of ``count`` records, made by repeating the 1,000 of ``base``."""
+    path = directory / f"records-{count}.jsonl"
+    lines = base.read_bytes().splitlines(keepends=True)
+    with path.open("wb") as out:
+        for index in range(count):
+            out.write(lines[index % len(lines)])
+    return path
+
+
+def bench_validate(repeat: int, directory: pathlib.Path, sizes: tuple[int, ...]) -> list[dict[str, Any]]:
+    base = directory / "records-base.jsonl"
+    done = subprocess.run(_command("simulate", "--games", "1000", "--seed", "0", "--records",
+                                   str(base)), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"simulate failed: {done.stderr.strip()}")
+    rows = []
+    for count in sizes:
+        path = _records_file(directory, count, base)
+        runs = repeat if count <= 10_000 else 1
+        seconds, _ = _timed(_command("validate", str(path), "--json"), runs)
+        memory = _peak_memory_mib(_command("validate", str(path), "--json"))
+        rows.append({"figure": f"validate {count:,} records",
+                     "value": round(count / seconds, 1), "unit": "records/s (whole process)",
+                     "target": "2500 records/s" if count == 1000 else "",
+                     "seconds": round(seconds, 3), "peak_mib": round(memory, 1),
+                     "megabytes": round(path.stat().st_size / 1e6, 1)})
+        path.unlink()
+    return rows
+
+
+def bench_perft(repeat: int, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[str, Any]]:
+    rows = []
+    for seed in seeds:
+        for depth in (4, 8, 12):
+            seconds, out = _timed(_command("perft", "--seed", str(seed), "--depth", str(depth),
+                                           "--json"), repeat)
+            leaves = json.loads(out)["depths"][str(depth)]
+            rows.append({"figure": f"perft --seed {seed} --depth {depth}",
+                         "value": round(seconds, 3), "unit": "s (whole process)",
+                         "target": "< 2 s" if depth == 12 else "", "leaves": leaves})
+    return rows
+
+
+def bench_queries(repeat: int) -> list[dict[str, Any]]:
+    done = subprocess.run(_command("query", "--list", "--json"), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"query --list failed: {done.stderr.strip()}")
+    names = [q["name"] for q in json.loads(done.stdout)]
+    rows = []
+    for name in names:
+        seconds, out = _timed(_command("query", name, "--json"), repeat)
+        answer = json.loads(out)
+        rows.append({"figure": f"query {name}", "value": round(seconds, 2),
+                     "unit": "s (whole process)", "target": "< 10 s",
+                     "solver_seconds": answer.get("seconds")})
+    seconds, _ = _timed(_command("verify"), 1)
+    rows.append({"figure": "verify", "value": round(seconds, 1), "unit": "s (whole process)",
+                 "target": "< 120 s"})
+    return rows
+
+
+def bench_properties(root: pathlib.Path) -> list[dict[str, Any]]:
+    if not (root / "properties").is_dir() or shutil.which("pytest") is None and \
+            subprocess.run([sys.executable, "-c", "import pytest"]).returncode != 0:
+        raise RuntimeError("needs a checkout with the test extra installed")
+    env = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
+    seconds, _ = _timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                         str(root / "properties")], 1, env=env)
+    return [{"figure": "pytest properties (ci profile)", "value": round(seconds, 1),
+             "unit": "s (whole process)", "target": "< 300 s"}]
+
+
+SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
+    "simulate": bench_simulate, "rounds": bench_rounds, "validate": bench_validate,
+    "perft": bench_perft, "queries": bench_queries, "properties": bench_properties,
+}
+
+
+def bench(args: argparse.Namespace) -> int:
+    chosen = args.only or list(SECTIONS)
+    unknown = [name for name in chosen if name not in SECTIONS]
+    if unknown:
+        raise UsageError(f"unknown section {unknown[0]!r}; expected some of: {', '.join(SECTIONS)}")
+    sizes = (1_000, 10_000, 100_000) + ((1_000_000,) if args.large else ())
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="hanamikoji-bench-") as tmp:
+        for name in chosen:
+            print(f"bench: {name} ...", file=sys.stderr, flush=True)
+            try:
+                if name == "rounds":
+                    part = bench_rounds()
+                elif name == "validate":
+                    part = bench_validate(args.repeat, pathlib.Path(tmp), sizes)
+                elif name == "properties":
+                    part = bench_properties(pathlib.Path.cwd())
+                else:
+                    part = SECTIONS[name](args.repeat)
+            except (RuntimeError, OSError, ValueError, KeyError) as error:
+                part = [{"figure": name, "value": None, "unit": f"not measured: {error}",
+                         "target": ""}]
+            for row in part:
+                row["section"] = name
+            rows.extend(part)
+    if args.json:
+        print(json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count(),
+                          "figures": rows}, ensure_ascii=False))
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"hanamikoji bench · Python {sys.version.split()[0]} · "
+                        f"{os.cpu_count()} cores · best of {args.repeat}")
+    for column in ("section", "figure", "value", "unit", "target", "detail"):
+        table.add_column(column, justify="right" if column == "value" else "left")
+    for row in rows:
+        detail = ", ".join(f"{k}={v}" for k, v in row.items()
+                           if k not in ("section", "figure", "value", "unit", "target"))
+        table.add_row(row["section"], row["figure"], "-" if row["value"] is None else str(row["value"]),
+                      row["unit"], row["target"], detail)
+    Console(width=max(120, shutil.get_terminal_size().columns)).print(table)
+    return EXIT_OK
