@@ -91,7 +91,60 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.set_defaults(handler="hanamikoji.engine.bench:bench")
+
+    _oracle_commands(commands)
     return parser
+
+
+def _oracle_commands(commands: argparse._SubParsersAction) -> None:
+    """validate, schema, vectors, perft, diff: the oracle for other implementations
+    (docs/oracle.md)."""
+    validate = commands.add_parser(
+        "validate", help="judge game records: valid, illegal (which rule) or malformed (where)")
+    validate.add_argument("paths", nargs="+", metavar="PATH",
+                          help="a JSON record, a JSON Lines file of records, or - for stdin")
+    validate.add_argument("--json", action="store_true",
+                          help="print one JSON verdict per record, in input order")
+    validate.set_defaults(handler="hanamikoji.engine.validate:run")
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of hanamikoji-record/1")
+    schema.set_defaults(handler="hanamikoji.engine.validate:print_schema")
+
+    vectors = commands.add_parser("vectors", help="write the conformance vectors (JSON files)")
+    vectors.add_argument("--out", required=True, metavar="DIR", help="directory to write into")
+    vectors.set_defaults(handler="hanamikoji.engine.vectors:run")
+
+    perft = commands.add_parser(
+        "perft", help="count the decision sequences of one round, at each depth (1..12)")
+    deal = perft.add_mutually_exclusive_group(required=True)
+    deal.add_argument("--seed", type=_seed, help="the deal of game 0 of this seed")
+    deal.add_argument("--deal", metavar="FILE",
+                      help='a JSON object {"first_player", "removed", "hands", "draws"}')
+    perft.add_argument("--first-player", type=int, choices=(0, 1),
+                       help="who starts the round (with --seed; default 0)")
+    perft.add_argument("--depth", type=_positive, required=True, help="1 to 12")
+    perft.add_argument("--divide", action="store_true",
+                       help="split the count at --depth by the first decision")
+    _variant(perft)
+    perft.add_argument("--json", action="store_true", help='print {"depths": {"1": n, ...}}')
+    perft.set_defaults(handler="hanamikoji.engine.perft:run")
+
+    diff = commands.add_parser(
+        "diff", help="compare another engine with the reference, step by step (-- COMMAND...)")
+    diff.add_argument("--games", "--max-examples", dest="games", type=_positive, default=100,
+                      help="games to try (Hypothesis examples; default 100)")
+    diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    diff.add_argument("--variant", choices=VARIANTS + ("both",), default="both",
+                      help="rules preset of the games (default: both, drawn per game)")
+    diff.add_argument("--timeout", type=float, default=10.0,
+                      help="seconds to wait for each answer (default 10)")
+    diff.add_argument("--shrink", type=_nonnegative, default=200, metavar="GAMES",
+                      help="games to spend shortening a divergence (default 200; 0: report "
+                           "it as first found)")
+    diff.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
+                      help="the command that runs the other engine's adapter")
+    diff.set_defaults(handler="hanamikoji.engine.diff:run")
 
 
 def _load(handler: str) -> Callable[[argparse.Namespace], int]:

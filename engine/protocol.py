@@ -1,0 +1,300 @@
+"""Canonical JSON forms of single decisions, deals, views and results, for the oracle's tools.
+
+A record (:mod:`.record`) writes a whole game. The oracle also speaks of one decision at a time
+(the ``diff`` protocol, the conformance vectors, ``perft --divide``) and of what one player sees,
+so it needs JSON forms for those. The shapes follow the record format: a card is a geisha number
+0..6, a multiset of cards is a sorted list. Each decision has exactly one key that says what it is:
+
+* a deal: ``{"deal": {"removed": g, "hands": [[6 cards], [6 cards]], "draws": [8 cards]}}``;
+* an action: ``{"action": "secret" | "trade-off" | "gift", "cards": [...]}`` or
+  ``{"action": "competition", "sets": [[g, g], [g, g]]}``;
+* an answer: ``{"response": "gift", "pick": g}`` (the geisha taken) or
+  ``{"response": "competition", "pick": [g, g]}`` (the set taken).
+
+Every form written here is canonical: cards sorted, a competition's sets each sorted and the two
+in sorted order, so equal values give equal text under :func:`dumps`. Reading is lenient about
+order (the decision constructors sort) and strict about everything else; a fault raises
+:class:`MalformedJSONError` with the JSON path.
+
+>>> from .actions import Competition
+>>> decision_json(Competition(((6, 0), (3, 1))))
+{'action': 'competition', 'sets': [[0, 6], [1, 3]]}
+>>> parse_decision({"response": "gift", "pick": 4})
+GiftPick(card=4)
+>>> dumps({"b": [1], "a": None})
+'{"a":null,"b":[1]}'
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Any
+
+import attrs
+
+from . import cards as C
+from .actions import (
+    ALL_KINDS,
+    ActionKind,
+    Competition,
+    CompetitionPick,
+    Deal,
+    Decision,
+    Gift,
+    GiftPick,
+    Secret,
+    TradeOff,
+)
+from .errors import HanamikojiError
+from .game import CHANCE, TERMINAL, Phase
+from .rules import Reason, Result
+
+
+class MalformedJSONError(HanamikojiError):
+    """Not the JSON form expected, at JSON path ``path``."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+def dumps(value: Any) -> str:
+    """Canonical text: sorted keys, no spaces; what the oracle's comparisons compare."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def cards_json(multiset: C.Cards) -> list[int]:
+    """A multiset (counts per geisha) as its sorted list of geisha numbers."""
+    return list(C.cards_of(multiset))
+
+
+def deal_json(deal: Deal) -> dict[str, Any]:
+    """A deal's removed card, hands and draws, as in a record's round (without its turns)."""
+    return {"removed": deal.removed, "hands": [sorted(deal.hands[0]), sorted(deal.hands[1])],
+            "draws": list(deal.draws)}
+
+
+def decision_json(decision: Decision) -> dict[str, Any]:
+    """The canonical JSON form of any decision (see the module docstring)."""
+    if isinstance(decision, Deal):
+        return {"deal": deal_json(decision)}
+    if isinstance(decision, Competition):
+        return {"action": "competition", "sets": [sorted(p) for p in sorted(decision.pairs)]}
+    if isinstance(decision, (Secret, TradeOff, Gift)):
+        return {"action": decision.kind.value, "cards": sorted(decision.cards)}
+    if isinstance(decision, GiftPick):
+        return {"response": "gift", "pick": decision.card}
+    if isinstance(decision, CompetitionPick):
+        return {"response": "competition", "pick": sorted(decision.pair)}
+    raise TypeError(f"not a decision: {decision!r}")
+
+
+def decision_text(decision: Decision) -> str:
+    """A short human form: ``gift 0 2 6``, ``competition 0 1 | 5 6``, ``take 3``, ``take 5 6``."""
+    if isinstance(decision, Deal):
+        return (f"deal removed {decision.removed}, hands {' '.join(map(str, decision.hands[0]))}"
+                f" / {' '.join(map(str, decision.hands[1]))}, draws "
+                + " ".join(map(str, decision.draws)))
+    if isinstance(decision, Competition):
+        a, b = decision.pairs
+        return f"competition {a[0]} {a[1]} | {b[0]} {b[1]}"
+    if isinstance(decision, (Secret, TradeOff, Gift)):
+        return f"{decision.kind.value} " + " ".join(map(str, decision.cards))
+    if isinstance(decision, GiftPick):
+        return f"take {decision.card}"
+    if isinstance(decision, CompetitionPick):
+        return f"take {decision.pair[0]} {decision.pair[1]}"
+    raise TypeError(f"not a decision: {decision!r}")
+
+
+def result_json(result: Result | None) -> dict[str, Any] | None:
+    """``{"winner": 0 | 1 | null, "reason": ...}``, or None while the game goes on."""
+    if result is None:
+        return None
+    return {"winner": result.winner, "reason": result.reason.value}
+
+
+def player_json(player: int) -> int | str:
+    """``current_player`` as 0, 1, ``"chance"`` (a deal is due) or ``"terminal"``."""
+    if player == CHANCE:
+        return "chance"
+    if player == TERMINAL:
+        return "terminal"
+    return player
+
+
+def _generic(value: Any) -> Any:
+    """Plain JSON for a value of unknown meaning (a field the reference view does not have)."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if attrs.has(type(value)):
+        return {f.name: _generic(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    if isinstance(value, (tuple, list)):
+        return [_generic(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _generic(v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+def _log_entry(entry: Any) -> dict[str, Any]:
+    kind = ActionKind(entry.kind)
+    out: dict[str, Any] = {"player": entry.player, "action": kind.value}
+    if kind is ActionKind.COMPETITION:
+        out["sets"] = None if entry.cards is None else [sorted(p) for p in sorted(entry.cards)]
+    else:
+        out["cards"] = None if entry.cards is None else sorted(entry.cards)
+    if kind in (ActionKind.GIFT, ActionKind.COMPETITION):
+        pick = entry.pick
+        out["pick"] = pick if pick is None or isinstance(pick, int) else sorted(pick)
+    return out
+
+
+#: The keys of a view's JSON form, from the reference :class:`~hanamikoji.engine.View`.
+VIEW_FIELDS = ("player", "variant", "first_player", "round", "phase", "turn", "current_player",
+               "markers", "hand", "secret", "trade_off", "sides", "used", "pending",
+               "opponent_hand_size", "opponent_secret_size", "opponent_trade_off_size",
+               "deck_size", "log", "scores", "result")
+
+
+def view_json(view: Any) -> dict[str, Any]:
+    """INFO-1: the canonical JSON form of what a player sees (an engine ``View``).
+
+    Any attribute beyond the reference view's is written too, as plain JSON under its own name:
+    a view that shows more than the rules allow (INFO-2) must not hide it from a comparison.
+    """
+    out: dict[str, Any] = {
+        "player": view.player,
+        "variant": view.rules.name,
+        "first_player": view.first_player,
+        "round": view.round,
+        "phase": Phase(view.phase).value,
+        "turn": view.turn,
+        "current_player": player_json(view.current_player),
+        "markers": list(view.markers),
+        "hand": cards_json(view.hand),
+        "secret": cards_json(view.secret),
+        "trade_off": cards_json(view.trade_off),
+        "sides": [cards_json(view.sides[0]), cards_json(view.sides[1])],
+        "used": [[k.value for k in ALL_KINDS if k in view.used[p]] for p in (0, 1)],
+        "pending": None if view.pending is None else decision_json(view.pending),
+        "opponent_hand_size": view.opponent_hand_size,
+        "opponent_secret_size": view.opponent_secret_size,
+        "opponent_trade_off_size": view.opponent_trade_off_size,
+        "deck_size": view.deck_size,
+        "log": [_log_entry(e) for e in view.log],
+        "scores": [{"round": s.round, "sides": [cards_json(s.sides[0]), cards_json(s.sides[1])],
+                    "markers": list(s.markers)} for s in view.scores],
+        "result": result_json(view.result),
+    }
+    known = {"rules", *VIEW_FIELDS}
+    names = ([f.name for f in attrs.fields(type(view))] if attrs.has(type(view))
+             else sorted(vars(view)))
+    for name in names:
+        if name not in known:
+            out[name] = _generic(getattr(view, name))
+    return out
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def _expect(cond: bool, path: str, message: str) -> None:
+    if not cond:
+        raise MalformedJSONError(path, message)
+
+
+def _show(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _keys(obj: Any, path: str, keys: set[str]) -> None:
+    _expect(isinstance(obj, dict), path, f"expected an object, got {_show(obj)}")
+    missing = sorted(keys - obj.keys())
+    _expect(not missing, path, f'missing key "{missing[0]}"' if missing else "")
+    extra = sorted(obj.keys() - keys)
+    _expect(not extra, f"{path}.{extra[0]}" if extra else path,
+            f"unexpected key; expected only {', '.join(sorted(keys))}")
+
+
+def _geisha(value: Any, path: str) -> int:
+    _expect(type(value) is int and 0 <= value < C.NUM_GEISHA, path,
+            f"expected a geisha number from 0 to {C.NUM_GEISHA - 1}, got {_show(value)}")
+    return value
+
+
+def _card_list(value: Any, path: str, n: int) -> list[int]:
+    _expect(isinstance(value, list) and len(value) == n, path,
+            f"expected a list of {n} geisha numbers, got {_show(value)}")
+    return [_geisha(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+def parse_deal(obj: Any, path: str = "$") -> Deal:
+    """A :class:`Deal` from ``{"removed", "hands", "draws"}``; the 21 cards are a rule
+    (DEAL-1), checked by ``apply``, not here."""
+    _keys(obj, path, {"removed", "hands", "draws"})
+    removed = _geisha(obj["removed"], f"{path}.removed")
+    hands = obj["hands"]
+    _expect(isinstance(hands, list) and len(hands) == 2, f"{path}.hands",
+            f"expected two hands, got {_show(hands)}")
+    parsed = [_card_list(h, f"{path}.hands[{i}]", 6) for i, h in enumerate(hands)]
+    draws = _card_list(obj["draws"], f"{path}.draws", 8)
+    return Deal(removed, parsed, draws)
+
+
+_ACTIONS = {"secret": (Secret, 1), "trade-off": (TradeOff, 2), "gift": (Gift, 3)}
+
+
+def parse_decision(obj: Any, path: str = "$") -> Decision:
+    """Any decision from its JSON form (see the module docstring)."""
+    _expect(isinstance(obj, dict), path, f"expected a decision object, got {_show(obj)}")
+    if "deal" in obj:
+        _keys(obj, path, {"deal"})
+        return parse_deal(obj["deal"], f"{path}.deal")
+    if "action" in obj:
+        action = obj["action"]
+        if action == "competition":
+            _keys(obj, path, {"action", "sets"})
+            sets = obj["sets"]
+            _expect(isinstance(sets, list) and len(sets) == 2, f"{path}.sets",
+                    f"expected two sets of 2 cards, got {_show(sets)}")
+            return Competition([_card_list(s, f"{path}.sets[{i}]", 2) for i, s in enumerate(sets)])
+        _expect(isinstance(action, str) and action in _ACTIONS, f"{path}.action",
+                "expected one of secret, trade-off, gift, competition, got " + _show(action))
+        _keys(obj, path, {"action", "cards"})
+        cls, n = _ACTIONS[action]
+        cards = _card_list(obj["cards"], f"{path}.cards", n)
+        return cls(cards[0]) if cls is Secret else cls(cards)
+    if "response" in obj:
+        _keys(obj, path, {"response", "pick"})
+        response = obj["response"]
+        if response == "gift":
+            return GiftPick(_geisha(obj["pick"], f"{path}.pick"))
+        _expect(response == "competition", f"{path}.response",
+                f"expected gift or competition, got {_show(response)}")
+        return CompetitionPick(_card_list(obj["pick"], f"{path}.pick", 2))
+    raise MalformedJSONError(path, 'expected a decision: an object with "deal", "action" or '
+                                   f'"response", got {_show(obj)}')
+
+
+def parse_result(obj: Any, path: str = "$") -> Result | None:
+    """The inverse of :func:`result_json`."""
+    if obj is None:
+        return None
+    _keys(obj, path, {"winner", "reason"})
+    winner = obj["winner"]
+    _expect(winner is None or (type(winner) is int and winner in (0, 1)), f"{path}.winner",
+            f"expected 0, 1 or null, got {_show(winner)}")
+    reasons = [r.value for r in Reason]
+    _expect(isinstance(obj["reason"], str) and obj["reason"] in reasons, f"{path}.reason",
+            f"expected one of {', '.join(reasons)}, got {_show(obj['reason'])}")
+    return Result(winner, Reason(obj["reason"]))

@@ -1,0 +1,403 @@
+"""``hanamikoji validate``: a verdict for every game record in files of records.
+
+A file holds one JSON record (pretty-printed or not) or JSON Lines (one record per line); ``-``
+is standard input. Files are read a line at a time and each record is judged and printed before
+the next is read, so memory stays flat however many records a file holds.
+
+Each record gets one verdict, in three layers (python-chess style):
+
+* **malformed**: not UTF-8, not JSON, or not a record of the shape ``hanamikoji-record/1``
+  (:func:`hanamikoji.engine.record.parse_record`); the verdict names the JSON path at fault;
+* **illegal**: a record of a game the rules forbid
+  (:func:`hanamikoji.engine.record.replay_record`); the verdict names the first broken rule by
+  its ID in spec/rules.md, with the round and turn (both from 0, as the record's arrays count);
+* **valid**: the game replays to its end, with the result.
+
+>>> judge({"format": "hanamikoji-record/1"}).path
+'$'
+>>> judge({"format": "hanamikoji-record/1", "variant": "standard", "first_player": 0,
+...        "rounds": []}).rule
+'UPDATE-5'
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import json
+import pathlib
+import sys
+from typing import IO, Any, Iterable, Iterator
+
+import attrs
+
+from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .record import (
+    IllegalRecordError,
+    MalformedRecordError,
+    parse_record,
+    replay_record,
+)
+from .rules import Result
+
+#: engine/ and spec/ are siblings both in the source tree and in the installed package
+#: (hanamikoji/engine, hanamikoji/spec), so the schema is found the same way from either.
+SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "spec" / "record.schema.json"
+#: A line longer than this is judged malformed without being held in memory.
+LINE_LIMIT = 1 << 24
+#: A file whose first line is not a JSON value is read as one document up to this size.
+DOCUMENT_LIMIT = 1 << 24
+
+
+
+class Status(enum.Enum):
+    VALID = "valid"
+    ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+
+    def __repr__(self) -> str:
+        return f"Status.{self.name}"
+
+
+@attrs.frozen
+class Judgement:
+    """What one record is: valid with its result, illegal with the first broken rule (and
+    where: round, turn), or malformed with the JSON path at fault (None if not JSON at all)."""
+
+    status: Status
+    message: str
+    rule: str | None = None
+    round: int | None = None
+    turn: int | None = None
+    path: str | None = None
+    result: Result | None = None
+
+
+@attrs.frozen
+class Verdict:
+    """The judgement of record ``index`` (from 0, over all inputs), read from ``source`` at
+    ``line`` (from 1)."""
+
+    index: int
+    source: str
+    line: int
+    judgement: Judgement
+
+    def to_json(self) -> dict[str, Any]:
+        j = self.judgement
+        result = None if j.result is None else {"winner": j.result.winner,
+                                                 "reason": j.result.reason.value}
+        return {"index": self.index, "source": self.source, "line": self.line,
+                "status": j.status.value, "rule": j.rule, "round": j.round, "turn": j.turn,
+                "path": j.path, "message": j.message, "result": result}
+
+    def to_text(self) -> str:
+        j = self.judgement
+        rule = f" [{j.rule}]" if j.rule else ""
+        return f"{self.source}:{self.line}: record {self.index}: {j.status.value}{rule}: {j.message}"
+
+
+# --- decoding ------------------------------------------------------------------------------
+
+
+class NotJSONError(ValueError):
+    """The bytes of a record are not UTF-8 JSON text."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise NotJSONError(f'the key "{duplicate}" appears twice in one object')
+    return obj
+
+
+def _number(text: str) -> int | float:
+    # JSON has one number type: 2.0 is the integer 2, as JSON Schema's "integer" holds too.
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) <= 2 ** 53 else value
+
+
+def _constant(name: str) -> float:
+    raise NotJSONError(f"{name} is not a JSON value")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_float=_number,
+                            parse_constant=_constant)
+
+
+def decode(raw: bytes | str) -> Any:
+    """Strict JSON (RFC 8259) from UTF-8 bytes: no NaN or Infinity, no key twice in an object.
+
+    >>> decode(b'{"a": [1.0, 2]}')
+    {'a': [1, 2]}
+    >>> decode(b'{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    hanamikoji.engine.validate.NotJSONError: not JSON: the key "a" appears twice in one object
+    """
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise NotJSONError(f"not UTF-8 text: byte 0x{raw[error.start]:02x} at offset "
+                               f"{error.start} cannot be decoded") from None
+    else:
+        text = raw
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as error:
+        raise NotJSONError(f"not JSON: {error.msg} at line {error.lineno}, column "
+                           f"{error.colno}") from None
+    except NotJSONError as error:
+        raise NotJSONError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise NotJSONError("not JSON this reader accepts: arrays or objects nested too deeply") from None
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        raise NotJSONError(f"not JSON this reader accepts: {error}") from None
+
+
+# --- judging one record --------------------------------------------------------------------
+
+
+def describe(result: Result) -> str:
+    who = "a shared victory" if result.winner is None else f"a win for player {result.winner}"
+    return f"{who} by {result.reason.value}"
+
+
+def judge(document: Any) -> Judgement:
+    """The verdict on one decoded JSON document."""
+    try:
+        record = parse_record(document)
+    except MalformedRecordError as error:
+        return Judgement(Status.MALFORMED, str(error), path=error.path)
+    except RecursionError:
+        return Judgement(Status.MALFORMED, "arrays or objects nested too deeply")
+    try:
+        final = replay_record(record)
+    except IllegalRecordError as error:
+        return Judgement(Status.ILLEGAL, error.message, rule=error.rule, round=error.round,
+                         turn=error.turn)
+    assert final.result is not None
+    rounds = len(record.rounds)
+    return Judgement(Status.VALID,
+                     f"{describe(final.result)} after {rounds} round{'s' if rounds > 1 else ''}",
+                     result=final.result)
+
+
+def judge_bytes(raw: bytes | str) -> Judgement:
+    """The verdict on the text of one record."""
+    try:
+        document = decode(raw)
+    except NotJSONError as error:
+        return Judgement(Status.MALFORMED, str(error))
+    return judge(document)
+
+
+# --- reading files of records --------------------------------------------------------------
+
+
+_TOO_LONG = object()
+_UNDECODED = object()
+
+
+def _lines(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
+    """(line number from 1, bytes) for each line; :data:`_TOO_LONG` for a line past
+    :data:`LINE_LIMIT`, which is skipped without being held."""
+    number = 0
+    while True:
+        line = stream.readline(LINE_LIMIT)
+        if not line:
+            return
+        number += 1
+        if len(line) == LINE_LIMIT and not line.endswith(b"\n"):
+            while True:
+                more = stream.readline(LINE_LIMIT)
+                if not more or more.endswith(b"\n"):
+                    break
+            yield number, _TOO_LONG
+        else:
+            yield number, line
+
+
+@attrs.frozen
+class _Unit:
+    """The text of one record, and its decoded value when already decoded."""
+
+    line: int
+    raw: Any  # bytes, or _TOO_LONG
+    document: Any = _UNDECODED
+
+
+def _units(stream: IO[bytes]) -> Iterator[_Unit]:
+    """The records of a file: one JSON document, or JSON Lines (blank lines skipped).
+
+    The first non-blank line decides: if it is a JSON value by itself the file is JSON Lines;
+    if not, the file is read as one document (up to :data:`DOCUMENT_LIMIT`), and if that is not
+    JSON either, as JSON Lines after all, so a broken first line costs only itself.
+    """
+    lines = _lines(stream)
+    for number, first in lines:
+        if first is _TOO_LONG or first.strip():
+            break
+    else:
+        return
+    if first is not _TOO_LONG:
+        try:
+            document = decode(first)
+        except NotJSONError:
+            pass
+        else:
+            yield _Unit(number, first, document)
+            yield from _rest(lines)
+            return
+    else:
+        yield _Unit(number, _TOO_LONG)
+        yield from _rest(lines)
+        return
+    buffered: list[tuple[int, Any]] = [(number, first)]
+    size = len(first)
+    for item in lines:
+        buffered.append(item)
+        if item[1] is _TOO_LONG:
+            break
+        size += len(item[1])
+        if size > DOCUMENT_LIMIT:
+            break
+    else:
+        try:
+            document = decode(b"".join(text for _, text in buffered))
+        except NotJSONError:
+            pass
+        else:
+            yield _Unit(number, b"", document)
+            return
+    yield from _rest(iter(buffered))
+    yield from _rest(lines)
+
+
+def _rest(lines: Iterable[tuple[int, Any]]) -> Iterator[_Unit]:
+    for number, raw in lines:
+        if raw is _TOO_LONG or raw.strip():
+            yield _Unit(number, raw)
+
+
+def _judge_unit(unit: _Unit) -> Judgement:
+    if unit.raw is _TOO_LONG:
+        return Judgement(Status.MALFORMED, f"a line longer than {LINE_LIMIT} bytes is not a record")
+    if unit.document is not _UNDECODED:
+        return judge(unit.document)
+    return judge_bytes(unit.raw)
+
+
+def verdicts(stream: IO[bytes], source: str, start: int = 0) -> Iterator[Verdict]:
+    """The verdict on every record of ``stream``, numbered from ``start``, in order."""
+    for offset, unit in enumerate(_units(stream)):
+        yield Verdict(start + offset, source, unit.line, _judge_unit(unit))
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _open(path: str) -> IO[bytes]:
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except IsADirectoryError:
+        raise _Unreadable(f"cannot read {path}: it is a directory") from None
+    except FileNotFoundError:
+        raise _Unreadable(f"cannot read {path}: no such file") from None
+    except OSError as error:
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+
+
+@attrs.define
+class Tally:
+    records: int = 0
+    counts: dict[Status, int] = attrs.field(factory=lambda: {s: 0 for s in Status})
+    unreadable: int = 0
+    last: Verdict | None = None
+
+    def add(self, verdict: Verdict) -> None:
+        self.records += 1
+        self.counts[verdict.judgement.status] += 1
+        self.last = verdict
+
+    def exit_code(self) -> int:
+        if self.unreadable or self.counts[Status.MALFORMED]:
+            return EXIT_USAGE
+        return EXIT_FAILED if self.counts[Status.ILLEGAL] else EXIT_OK
+
+    def summary(self) -> str:
+        if not self.records:
+            return "no records"
+        if self.records == 1 and self.last is not None:
+            j = self.last.judgement
+            return f"1 record: {j.status.value}" + (
+                f" ({j.message})" if j.status is Status.VALID else "")
+        parts = ", ".join(f"{self.counts[s]} {s.value}" for s in Status)
+        return f"{self.records} records: {parts}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``validate`` sub-command: exit 0 if every record is valid, 1 if some are illegal and
+    none malformed, 2 if any is malformed, a file cannot be read, or there are no records."""
+    tally = Tally()
+    out = sys.stdout
+    for path in args.paths:
+        source = "<stdin>" if path == "-" else path
+        try:
+            stream = _open(path)
+        except _Unreadable as error:
+            tally.unreadable += 1
+            print(f"hanamikoji validate: error: {error}", file=sys.stderr)
+            continue
+        before = tally.records
+        try:
+            for verdict in verdicts(stream, source, tally.records):
+                tally.add(verdict)
+                if args.json:
+                    out.write(json.dumps(verdict.to_json()) + "\n")
+                elif verdict.judgement.status is not Status.VALID:
+                    out.write(verdict.to_text() + "\n")
+        except BrokenPipeError:
+            raise  # the reader of our output went away (| head): hanamikoji.engine.cli handles it
+        except OSError as error:
+            tally.unreadable += 1
+            print(f"hanamikoji validate: error: cannot read {source}: "
+                  f"{error.strerror or error}", file=sys.stderr)
+        else:
+            if tally.records == before:
+                tally.unreadable += 1
+                print(f"hanamikoji validate: error: {source} holds no record (it is empty)",
+                      file=sys.stderr)
+        finally:
+            if stream is not sys.stdin.buffer:
+                stream.close()
+    if not args.json:
+        print(tally.summary())
+    return tally.exit_code()
+
+
+
+
+# --- the schema ----------------------------------------------------------------------------
+
+
+def schema_text() -> str:
+    """spec/record.schema.json: the JSON Schema (draft 2020-12) of hanamikoji-record/1."""
+    return SCHEMA_PATH.read_text(encoding="utf-8")
+
+
+def print_schema(args: argparse.Namespace) -> int:
+    """The ``schema`` sub-command."""
+    sys.stdout.write(schema_text())
+    return EXIT_OK

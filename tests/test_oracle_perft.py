@@ -1,0 +1,204 @@
+"""``hanamikoji perft``: the fast count agrees with plain walks of legal_actions/apply.
+
+TURN-1, TURN-3, TURN-4: a round is 12 decisions deep (8 actions, 4 answers). COMP-2: the
+counting convention is legal_actions' (each distinct decision once).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanamikoji.engine import (
+    ITALIAN_THREE_ROUNDS,
+    Deal,
+    Phase,
+    apply,
+    legal_actions,
+)
+from hanamikoji.engine.cli import main
+from hanamikoji.engine.perft import divide, perft, round_start, seeded_deal
+from hanamikoji.engine.protocol import parse_deal
+
+ROOT = pathlib.Path(__file__).parent.parent
+DECK = (0, 0, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6)
+
+
+def naive(state, depth):
+    """The definition: walk every legal decision, no memo; nodes at each depth 0..depth."""
+    counts = [0] * (depth + 1)
+
+    def walk(s, d):
+        counts[d] += 1
+        if d < depth and s.phase in (Phase.ACTION, Phase.RESPONSE):
+            for decision in legal_actions(s):
+                walk(apply(s, decision), d + 1)
+
+    walk(state, 0)
+    return tuple(counts)
+
+
+def transpositions(state, depth):
+    """A second fast count: memoised on the whole state that decides the future (both hands,
+    both players' used actions, the turn, the pending offer); no per-player factoring."""
+    memo = {}
+
+    def count(s, d):
+        if d == 0 or s.phase not in (Phase.ACTION, Phase.RESPONSE):
+            return (1,) + (0,) * d
+        key = (d, s.turn, s.phase, s.hands, frozenset(s.used[0]), frozenset(s.used[1]),
+               s.pending)
+        if key not in memo:
+            out = [1] + [0] * d
+            for decision in legal_actions(s):
+                for i, c in enumerate(count(apply(s, decision), d - 1)):
+                    out[i + 1] += c
+            memo[key] = tuple(out)
+        return memo[key]
+
+    return count(state, depth)
+
+
+deals = st.permutations(DECK).map(lambda c: Deal(c[0], (c[1:7], c[7:13]), c[13:]))
+
+
+@settings(max_examples=8, deadline=None)
+@given(deals, st.integers(0, 1))
+def test_perft_agrees_with_the_naive_walk_at_small_depths(deal, first):
+    state = round_start(deal, first)
+    assert perft(state, 2) == naive(state, 2)
+
+
+def test_perft_agrees_with_the_naive_walk_at_depth_3():
+    state = round_start(seeded_deal(1))
+    assert perft(state, 3) == naive(state, 3)
+
+
+@st.composite
+def late_states(draw):
+    """A state late in a round, reached by playing drawn legal decisions from a drawn deal."""
+    state = round_start(draw(deals), draw(st.integers(0, 1)))
+    stop = draw(st.integers(6, 10))
+    for _ in range(stop):
+        state = apply(state, draw(st.sampled_from(legal_actions(state))))
+    return state
+
+
+@settings(max_examples=10, deadline=None)
+@given(late_states())
+def test_perft_agrees_with_the_naive_walk_to_the_end_of_the_round(state):
+    """From a state late in a round the naive walk reaches the round's end: every depth,
+    answers pending or not, and the end of the tree all agree."""
+    depth = 12
+    got = perft(state, depth)
+    assert got == naive(state, depth)
+    assert got[-1] == 0 or state.turn == 0  # nothing lies beyond the round's last decision
+
+
+def test_perft_agrees_with_a_transposition_walk_at_depth_12():
+    with open(ROOT / "docs" / "examples" / "deal-small.json") as handle:
+        given_deal = json.load(handle)
+    state = round_start(parse_deal({k: given_deal[k] for k in ("removed", "hands", "draws")}),
+                        given_deal["first_player"])
+    assert perft(state, 12) == transpositions(state, 12)
+
+
+def test_divide_splits_the_count_by_first_decision():
+    state = round_start(seeded_deal(2), 1)
+    split = divide(state, 3)
+    assert [d for d, _ in split] == list(legal_actions(state))
+    assert sum(n for _, n in split) == perft(state, 3)[3]
+    for decision, n in split[::17]:
+        assert n == naive(apply(state, decision), 2)[2]
+
+
+def test_the_variant_does_not_change_a_rounds_tree():
+    deal = seeded_deal(3)
+    assert perft(round_start(deal), 12) == perft(round_start(deal, 0, ITALIAN_THREE_ROUNDS), 12)
+
+
+def test_perft_rejects_states_outside_a_round_and_bad_depths():
+    state = round_start(seeded_deal(0))
+    with pytest.raises(ValueError):
+        perft(state, 13)
+    final = state
+    while final.phase in (Phase.ACTION, Phase.RESPONSE):
+        final = apply(final, legal_actions(final)[0])
+    with pytest.raises(ValueError):
+        perft(final, 1)
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def test_cli_json_and_table(capsys):
+    assert main(["perft", "--seed", "0", "--depth", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = perft(round_start(seeded_deal(0)), 4)
+    assert out["depths"] == {str(d): expected[d] for d in range(1, 5)}
+    assert main(["perft", "--seed", "0", "--depth", "2", "--first-player", "1"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[-3:] == ["depth  leaves"] + [f"{d:>5}  {n}" for d, n in
+                                             enumerate(perft(round_start(seeded_deal(0), 1), 2))
+                                             if d]
+
+
+def test_cli_divide(capsys, tmp_path):
+    assert main(["perft", "--deal", str(ROOT / "docs" / "examples" / "deal-small.json"),
+                 "--depth", "2", "--divide", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sum(item["count"] for item in out["divide"]) == out["depths"]["2"]
+    assert main(["perft", "--seed", "5", "--depth", "2", "--divide"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    state = round_start(seeded_deal(5))
+    assert f"{len(legal_actions(state))} first decisions, {perft(state, 2)[2]} sequences of 2 " \
+           "decisions" in lines
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seed", "0", "--depth", "13"], "12 decisions deep"),
+    (["--deal", "{missing}", "--depth", "2"], "no such file"),
+    (["--deal", "{bad_json}", "--depth", "2"], "not JSON"),
+    (["--deal", "{bad_shape}", "--depth", "2"], "$.hands[1]"),
+    (["--deal", "{not_21}", "--depth", "2"], "DEAL-1"),
+    (["--deal", "{small}", "--first-player", "1", "--depth", "2"], "--first-player goes with"),
+])
+def test_cli_errors_exit_2(capsys, tmp_path, args, message):
+    files = {"missing": tmp_path / "none.json", "bad_json": tmp_path / "bad.json",
+             "bad_shape": tmp_path / "shape.json", "not_21": tmp_path / "not21.json",
+             "small": ROOT / "docs" / "examples" / "deal-small.json"}
+    files["bad_json"].write_text("{")
+    small = json.loads(files["small"].read_text())
+    files["bad_shape"].write_text(json.dumps({**small, "hands": [small["hands"][0], [1]]}))
+    files["not_21"].write_text(json.dumps({**small, "removed": 6}))
+    code = main(["perft"] + [a.format(**{k: str(v) for k, v in files.items()}) for a in args])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.splitlines()) == 1
+
+
+def test_cli_needs_a_deal(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["perft", "--depth", "2"])
+    assert exit_.value.code == 2
+
+
+def test_docs_table_is_the_vectors_table():
+    """docs/oracle.md publishes the perft table of tests/vectors/perft.json."""
+    vectors = json.loads((ROOT / "tests" / "vectors" / "perft.json").read_text())
+    docs = (ROOT / "docs" / "oracle.md").read_text()
+    table = docs[docs.index("<!-- perft-table -->"):docs.index("<!-- /perft-table -->")]
+    rows = [line.strip("|").split("|") for line in table.splitlines() if line.startswith("| ")]
+    header, *body = rows
+    columns = [h.strip() for h in header[1:]]
+    cases = {c["id"]: c for c in vectors["tests"]}
+    assert len(columns) == len(cases)
+    for row in body:
+        depth = row[0].strip()
+        for column, cell in zip(columns, row[1:]):
+            case = cases[re.search(r"`(perft/[^`]+)`", column).group(1)]
+            assert int(cell.strip().replace(",", "")) == case["expected"]["depths"][depth]
