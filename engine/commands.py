@@ -31,6 +31,9 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=".hanamikoji-", suffix=".tmp")
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             yield out

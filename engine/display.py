@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import cards as C
-from .actions import Competition, CompetitionPick, Deal, Gift, GiftPick
+from .actions import Competition, CompetitionPick, Deal, GiftPick
 from .game import RoundScore, State
 from .rules import Markers, Result, charm, geisha_count
 

@@ -19,7 +19,6 @@ import enum
 import functools
 import operator
 import random
-from itertools import combinations
 
 import attrs
 
@@ -312,15 +311,19 @@ def _respond(state: State, pick: GiftPick | CompetitionPick) -> State:
         raise IllegalActionError(f"there is no offer to answer with {pick!r}", rule)
     if isinstance(offer, Gift):
         if not isinstance(pick, GiftPick) or pick.card not in offer.cards:
+            what = (f"takes geisha {pick.card}, which is not in" if isinstance(pick, GiftPick)
+                    else "answers with a competition set to")
             raise IllegalActionError(
-                f"player {1 - state.active} must take one card of the gift {list(offer.cards)}, "
-                f"not {pick!r}", "ACT-GIFT-2")
+                f"player {1 - state.active} {what} the gift {C.describe(C.counts(offer.cards))}",
+                "ACT-GIFT-2")
         taken: tuple[int, ...] = (pick.card,)
     else:
         if not isinstance(pick, CompetitionPick) or pick.pair not in offer.pairs:
+            what = (f"takes the set {C.describe(C.counts(pick.pair))}, which is not one of"
+                    if isinstance(pick, CompetitionPick) else "answers with a gift card to")
+            sets = " and ".join(C.describe(C.counts(p)) for p in offer.pairs)
             raise IllegalActionError(
-                f"player {1 - state.active} must take one set of the competition "
-                f"{[list(p) for p in offer.pairs]}, not {pick!r}", "ACT-COMP-2")
+                f"player {1 - state.active} {what} the competition sets {sets}", "ACT-COMP-2")
         taken = pick.pair
     player = state.active
     taken_counts = _played_counts(taken)

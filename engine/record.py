@@ -38,6 +38,7 @@ _ACTION_NAMES = ("secret", "trade-off", "gift", "competition")
 _REASON_RULE = {Reason.GEISHA: "END-3", Reason.CHARM: "END-3", Reason.CHARM_OVER_GEISHA: "END-4",
                 Reason.ROUND_LIMIT_CHARM: "VAR-IT-2", Reason.ROUND_LIMIT_HIGHEST_GEISHA: "VAR-IT-3",
                 Reason.SHARED: "VAR-IT-4"}
+_LIMIT_REASONS = (Reason.ROUND_LIMIT_CHARM, Reason.ROUND_LIMIT_HIGHEST_GEISHA, Reason.SHARED)
 
 
 class RecordError(HanamikojiError):
@@ -124,51 +125,79 @@ def to_record(state: State) -> dict[str, Any]:
 
 
 # --- reading: shape ------------------------------------------------------------------------
-
-
-def _expect(cond: bool, path: str, message: str) -> None:
-    if not cond:
-        raise MalformedRecordError(path, message)
-
-
-def _int(value: Any, path: str, lo: int, hi: int, what: str) -> int:
-    _expect(type(value) is int and lo <= value <= hi, path,
-            f"expected {what} (an integer from {lo} to {hi}), got {_show(value)}")
-    return value
+#
+# Every check is written as "if the common case holds, go on", and builds its message only when
+# it fails: ``hanamikoji validate`` runs this on every record of files of millions.
 
 
 def _show(value: Any) -> str:
-    text = repr(value) if not isinstance(value, str) else f'"{value}"'
+    text = f'"{value}"' if isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _integer(value: Any) -> Any:
+    """JSON has one number type: an integral float (2.0) is the integer it equals, as JSON
+    Schema's "integer" holds; anything else is returned as it is, to be refused by the caller."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+def _int(value: Any, path: str, lo: int, hi: int, what: str) -> int:
+    if type(value) is not int:
+        value = _integer(value)
+    if type(value) is int and lo <= value <= hi:
+        return value
+    raise MalformedRecordError(
+        path, f"expected {what} (an integer from {lo} to {hi}), got {_show(value)}")
+
+
+_GEISHA_NUMBERS = frozenset(range(C.NUM_GEISHA))
+
+
 def _card_list(value: Any, path: str, n: int, what: str) -> list[int]:
-    _expect(isinstance(value, list) and len(value) == n, path,
-            f"expected {what}: a list of {n} geisha numbers, got {_show(value)}")
-    return [_int(v, f"{path}[{i}]", 0, C.NUM_GEISHA - 1, "a geisha number")
-            for i, v in enumerate(value)]
+    if type(value) is list and len(value) == n:
+        if all(type(v) is int and v in _GEISHA_NUMBERS for v in value):
+            return value
+        return [_int(v, f"{path}[{i}]", 0, C.NUM_GEISHA - 1, "a geisha number")
+                for i, v in enumerate(value)]
+    raise MalformedRecordError(
+        path, f"expected {what}: a list of {n} geisha numbers, got {_show(value)}")
 
 
-def _keys(obj: dict, path: str, required: set[str], optional: set[str] = frozenset()) -> None:
-    missing = sorted(required - obj.keys())
-    _expect(not missing, path, f"missing key {_show(missing[0]) if missing else ''}")
-    extra = sorted(obj.keys() - required - optional)
-    _expect(not extra, f"{path}.{extra[0]}" if extra else path,
-            f"unexpected key; expected only {', '.join(sorted(required | optional))}")
+def _keys(obj: dict, path: str, required: frozenset[str],
+          optional: frozenset[str] = frozenset()) -> None:
+    keys = obj.keys()
+    if keys == required or (keys >= required and keys <= required | optional):
+        return
+    missing = sorted(required - keys)
+    if missing:
+        raise MalformedRecordError(path, f"missing key {_show(missing[0])}")
+    extra = sorted(keys - required - optional)
+    raise MalformedRecordError(
+        f"{path}.{extra[0]}", f"unexpected key; expected only {', '.join(sorted(required | optional))}")
+
+
+_TURN_KEYS = {"secret": frozenset({"player", "action", "cards"}),
+              "trade-off": frozenset({"player", "action", "cards"}),
+              "gift": frozenset({"player", "action", "cards", "pick"}),
+              "competition": frozenset({"player", "action", "sets", "pick"})}
+_ROUND_KEYS = frozenset({"removed", "hands", "draws", "turns"})
+_RECORD_KEYS = frozenset({"format", "variant", "first_player", "rounds"})
+_RESULT_KEYS = frozenset({"winner", "reason"})
+_REASONS = {r.value: r for r in Reason}
 
 
 def _parse_turn(obj: Any, path: str) -> tuple[int, tuple[Decision, ...]]:
-    _expect(isinstance(obj, dict), path, f"expected a turn object, got {_show(obj)}")
-    _expect("action" in obj, path, 'missing key "action"')
-    action = obj["action"]
-    _expect(action in _ACTION_NAMES, f"{path}.action",
-            f"expected one of {', '.join(_ACTION_NAMES)}, got {_show(action)}")
-    if action == "competition":
-        _keys(obj, path, {"player", "action", "sets", "pick"})
-    elif action == "gift":
-        _keys(obj, path, {"player", "action", "cards", "pick"})
-    else:
-        _keys(obj, path, {"player", "action", "cards"})
+    if type(obj) is not dict:
+        raise MalformedRecordError(path, f"expected a turn object, got {_show(obj)}")
+    action = obj.get("action")
+    if type(action) is not str or action not in _TURN_KEYS:
+        if "action" not in obj:
+            raise MalformedRecordError(path, 'missing key "action"')
+        raise MalformedRecordError(
+            f"{path}.action", f"expected one of {', '.join(_TURN_KEYS)}, got {_show(action)}")
+    _keys(obj, path, _TURN_KEYS[action])
     player = _int(obj["player"], f"{path}.player", 0, 1, "a player")
     if action == "secret":
         (card,) = _card_list(obj["cards"], f"{path}.cards", 1, "the secret card")
@@ -180,24 +209,26 @@ def _parse_turn(obj: Any, path: str) -> tuple[int, tuple[Decision, ...]]:
         pick = _int(obj["pick"], f"{path}.pick", 0, C.NUM_GEISHA - 1, "the geisha taken")
         return player, (Gift(cards), GiftPick(pick))
     sets = obj["sets"]
-    _expect(isinstance(sets, list) and len(sets) == 2, f"{path}.sets",
-            f"expected two sets of 2 cards, got {_show(sets)}")
+    if type(sets) is not list or len(sets) != 2:
+        raise MalformedRecordError(f"{path}.sets", f"expected two sets of 2 cards, got {_show(sets)}")
     pairs = [_card_list(s, f"{path}.sets[{i}]", 2, "a set") for i, s in enumerate(sets)]
     pick = _int(obj["pick"], f"{path}.pick", 0, 1, "the index of the set taken")
     return player, (Competition(pairs), CompetitionPick(pairs[pick]))
 
 
 def _parse_round(obj: Any, path: str) -> ParsedRound:
-    _expect(isinstance(obj, dict), path, f"expected a round object, got {_show(obj)}")
-    _keys(obj, path, {"removed", "hands", "draws", "turns"})
+    if type(obj) is not dict:
+        raise MalformedRecordError(path, f"expected a round object, got {_show(obj)}")
+    _keys(obj, path, _ROUND_KEYS)
     removed = _int(obj["removed"], f"{path}.removed", 0, C.NUM_GEISHA - 1, "a geisha number")
     hands = obj["hands"]
-    _expect(isinstance(hands, list) and len(hands) == 2, f"{path}.hands",
-            f"expected two hands, got {_show(hands)}")
+    if type(hands) is not list or len(hands) != 2:
+        raise MalformedRecordError(f"{path}.hands", f"expected two hands, got {_show(hands)}")
     parsed_hands = [_card_list(h, f"{path}.hands[{i}]", 6, "a hand") for i, h in enumerate(hands)]
     draws = _card_list(obj["draws"], f"{path}.draws", 8, "the draws")
     turns = obj["turns"]
-    _expect(isinstance(turns, list), f"{path}.turns", f"expected a list of turns, got {_show(turns)}")
+    if type(turns) is not list:
+        raise MalformedRecordError(f"{path}.turns", f"expected a list of turns, got {_show(turns)}")
     return ParsedRound(
         Deal(removed, parsed_hands, draws),
         tuple(_parse_turn(t, f"{path}.turns[{i}]") for i, t in enumerate(turns)))
@@ -205,29 +236,34 @@ def _parse_round(obj: Any, path: str) -> ParsedRound:
 
 def parse_record(obj: Any) -> ParsedRecord:
     """Check the shape of a decoded JSON record; raise :class:`MalformedRecordError` if wrong."""
-    _expect(isinstance(obj, dict), "$", f"expected a record object, got {_show(obj)}")
-    _expect(obj.get("format") == FORMAT, "$.format",
-            f'expected "{FORMAT}", got {_show(obj.get("format"))}')
-    _keys(obj, "$", {"format", "variant", "first_player", "rounds"}, {"result"})
+    if type(obj) is not dict:
+        raise MalformedRecordError("$", f"expected a record object, got {_show(obj)}")
+    if obj.get("format") != FORMAT:
+        raise MalformedRecordError("$.format", f'expected "{FORMAT}", got {_show(obj.get("format"))}')
+    _keys(obj, "$", _RECORD_KEYS, frozenset({"result"}))
     variant = obj["variant"]
-    _expect(variant in PRESETS, "$.variant",
-            f"expected one of {', '.join(PRESETS)}, got {_show(variant)}")
+    if type(variant) is not str or variant not in PRESETS:
+        raise MalformedRecordError(
+            "$.variant", f"expected one of {', '.join(PRESETS)}, got {_show(variant)}")
     first = _int(obj["first_player"], "$.first_player", 0, 1, "a player")
     rounds = obj["rounds"]
-    _expect(isinstance(rounds, list), "$.rounds", f"expected a list of rounds, got {_show(rounds)}")
+    if type(rounds) is not list:
+        raise MalformedRecordError("$.rounds", f"expected a list of rounds, got {_show(rounds)}")
     parsed = tuple(_parse_round(r, f"$.rounds[{i}]") for i, r in enumerate(rounds))
     result = None
     if "result" in obj:
         res = obj["result"]
-        _expect(isinstance(res, dict), "$.result", f"expected a result object, got {_show(res)}")
-        _keys(res, "$.result", {"winner", "reason"})
+        if type(res) is not dict:
+            raise MalformedRecordError("$.result", f"expected a result object, got {_show(res)}")
+        _keys(res, "$.result", _RESULT_KEYS)
         winner = res["winner"]
-        _expect(winner is None or (type(winner) is int and winner in (0, 1)), "$.result.winner",
-                f"expected 0, 1 or null, got {_show(winner)}")
-        reasons = [r.value for r in Reason]
-        _expect(res["reason"] in reasons, "$.result.reason",
-                f"expected one of {', '.join(reasons)}, got {_show(res['reason'])}")
-        result = Result(winner, Reason(res["reason"]))
+        if winner is not None:
+            winner = _int(winner, "$.result.winner", 0, 1, "the winner, or null")
+        reason = res["reason"]
+        if type(reason) is not str or reason not in _REASONS:
+            raise MalformedRecordError(
+                "$.result.reason", f"expected one of {', '.join(_REASONS)}, got {_show(reason)}")
+        result = Result(winner, _REASONS[reason])
     return ParsedRecord(variant, first, parsed, result)
 
 
@@ -240,6 +276,12 @@ def replay_record(record: ParsedRecord) -> State:
     state = new_game(PRESETS[record.variant], record.first_player)
     for r, rnd in enumerate(record.rounds):
         if state.phase is Phase.OVER:
+            assert state.result is not None
+            if state.result.reason in _LIMIT_REASONS:
+                raise IllegalRecordError(
+                    f"the game ended after round {r - 1} ({_describe(state.result)}): the "
+                    f"{record.variant} rule allows at most {r} rounds, but the record goes on",
+                    "VAR-IT-1", r)
             raise IllegalRecordError(
                 f"the game ended after round {r - 1} ({_describe(state.result)}), "
                 f"but the record goes on", "END-2", r)
@@ -253,6 +295,11 @@ def replay_record(record: ParsedRecord) -> State:
                     f"a round has {TURNS_PER_ROUND} turns; this one has {len(rnd.turns)}",
                     "TURN-1", r, t)
             if declared != state.active:
+                if t == 0 and r > 0:
+                    raise IllegalRecordError(
+                        f"player {declared} starts round {r}, but it is started by player "
+                        f"{state.active}: the starting player alternates between rounds",
+                        "UPDATE-4", r, t)
                 raise IllegalRecordError(
                     f"player {declared} acts out of turn; turn {t} belongs to player "
                     f"{state.active}", "TURN-1", r, t)
