@@ -93,7 +93,27 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(handler="hanamikoji.engine.bench:bench")
 
     _oracle_commands(commands)
+    _model_commands(commands)
     return parser
+
+
+def _model_commands(commands: argparse._SubParsersAction) -> None:
+    """query, verify: the z3 model's query catalogue (spec/queries.py, docs/queries.md)."""
+    query = commands.add_parser("query",
+                                help="answer one question about the rules with the z3 model")
+    query.add_argument("name", nargs="?", metavar="NAME", help="the query (see --list)")
+    query.add_argument("--list", action="store_true", help="list the queries and their questions")
+    query.add_argument("--json", action="store_true", help="print the answer as one JSON object")
+    query.set_defaults(handler="hanamikoji.spec.commands:query")
+
+    verify = commands.add_parser(
+        "verify", help="answer every query and sample the property suite: the main job")
+    verify.add_argument("--out", metavar="DIR", help="also write DIR/report.md and DIR/report.json")
+    verify.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    verify.add_argument("--max-examples", type=_positive, default=10,
+                        help="Hypothesis examples per sampled property (default 10)")
+    verify.add_argument("--seed", type=_seed, default=0, help="property sample seed (default 0)")
+    verify.set_defaults(handler="hanamikoji.spec.commands:verify")
 
 
 def _oracle_commands(commands: argparse._SubParsersAction) -> None:

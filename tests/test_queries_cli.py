@@ -1,0 +1,89 @@
+"""``hanamikoji query`` and ``hanamikoji verify``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import attrs
+import pytest
+
+from hanamikoji.engine.cli import main
+from hanamikoji.spec import verify as verify_module
+from hanamikoji.spec.queries import CATALOGUE
+from hanamikoji.spec.verify import PropertyRun, Report, run_verify
+
+
+def test_query_list_needs_no_z3():
+    code = ("import sys; from hanamikoji.engine.cli import main; "
+            "rc = main(['query', '--list']); assert 'z3' not in sys.modules; sys.exit(rc)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()] == [q.name for q in CATALOGUE]
+
+
+def test_query_list_json(capsys):
+    assert main(["query", "--list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [q["name"] for q in listed] == [q.name for q in CATALOGUE]
+
+
+def test_query_json_prints_one_object(capsys):
+    assert main(["query", "simultaneous-goals", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["name"] == "simultaneous-goals"
+    assert document["answer"]["reachable"] is True
+    assert document["witness"]["format"] == "hanamikoji-record/1"
+    assert {"question", "method", "seconds", "status"} <= set(document)
+
+
+def test_query_text_names_the_proof(capsys):
+    assert main(["query", "rulebook-example"]) == 0
+    out = capsys.readouterr().out
+    assert "answer:  no" in out and "SCORE-4" in out
+
+
+@pytest.mark.parametrize("argv", [["query", "no-such-query"], ["query"],
+                                  ["query", "marker-states", "--list"]])
+def test_query_usage_errors_are_one_line(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err
+
+
+def _with_sample(monkeypatch, runs, error=None):
+    monkeypatch.setattr(verify_module, "sample_properties", lambda n, seed: (runs, error))
+
+
+def test_verify_writes_markdown_and_json(tmp_path, monkeypatch, capsys):
+    _with_sample(monkeypatch, (PropertyRun("a-property", ("SCORE-2",), True, 3, 0.1),))
+    out = tmp_path / "report"
+    assert main(["verify", "--out", str(out)]) == 0
+    document = json.loads((out / "report.json").read_text())
+    assert document["ok"] is True
+    assert [q["name"] for q in document["queries"]] == [q.name for q in CATALOGUE]
+    markdown = (out / "report.md").read_text()
+    assert "| query | answer | proof or witness | seconds |" in markdown
+    assert "| round-outcome-pairs | 122597 |" in markdown.replace("  ", " ")
+    assert "a-property" in capsys.readouterr().out
+
+
+def test_verify_fails_when_a_property_fails_or_cannot_run(monkeypatch, capsys):
+    monkeypatch.setattr(verify_module, "CATALOGUE", CATALOGUE[:1])
+    _with_sample(monkeypatch, (PropertyRun("a-property", ("SCORE-2",), False, 3, 0.1, "boom"),))
+    assert main(["verify", "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert document["ok"] is False and document["properties"]["results"][0]["passed"] is False
+    _with_sample(monkeypatch, (), "property sample unavailable (test)")
+    assert main(["verify"]) == 1
+    assert "property sample unavailable" in capsys.readouterr().out
+
+
+def test_verify_fails_when_a_query_is_undecided():
+    report = run_verify(names=["both-eleven-charm"], budget_seconds=0)
+    assert not report.ok
+    assert report.answers[0].status == "timeout"
+    assert "TIMEOUT" in report.to_markdown()
+    fine = attrs.evolve(report, answers=(), properties=(), sample_error=None)
+    assert fine.ok and isinstance(fine, Report)
