@@ -93,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(handler="hanamikoji.engine.bench:bench")
 
     _oracle_commands(commands)
+    _spec_commands(commands)
     _model_commands(commands)
     return parser
 
@@ -114,6 +115,21 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
                         help="Hypothesis examples per sampled property (default 10)")
     verify.add_argument("--seed", type=_seed, default=0, help="property sample seed (default 0)")
     verify.set_defaults(handler="hanamikoji.spec.commands:verify")
+
+
+def _spec_commands(commands: argparse._SubParsersAction) -> None:
+    """spec coverage: rule traceability (spec/coverage.py)."""
+    spec = commands.add_parser("spec", help="questions about the rules text (spec/rules.md)")
+    spec_commands = spec.add_subparsers(dest="spec_command", metavar="SPEC_COMMAND",
+                                        parser_class=_Parser)
+    spec_commands.required = True
+    coverage = spec_commands.add_parser(
+        "coverage", help="list every rule ID with the tests and properties that cite it")
+    coverage.add_argument("--json", action="store_true",
+                          help='print {"rules": [...], "uncovered": [...], "unknown": [...]}')
+    coverage.add_argument("--root", metavar="DIR",
+                          help="the checkout to read (default: found from the current folder)")
+    coverage.set_defaults(handler="hanamikoji.spec.coverage:main")
 
 
 def _oracle_commands(commands: argparse._SubParsersAction) -> None:

@@ -1,0 +1,292 @@
+"""Rule traceability: which tests and properties check each rule of spec/rules.md.
+
+``hanamikoji spec coverage [--json] [--root DIR]`` lists every rule ID with the checks that cite
+it, and exits 1 when a rule is cited by no check or when a file cites an ID that does not exist.
+
+What counts:
+
+* The rules are the bullets ``- **ID** ...`` of spec/rules.md (:data:`SPEC_BULLET`).
+* A citation is any token of the ID form (:data:`RULE_ID`) in a ``.py`` file under tests/ or
+  properties/ (code, docstrings, comments and strings alike), attributed to the innermost
+  function or class around it, decorators included.
+* It is a check when that function or class is in a test file (``test_*.py``) or in
+  properties/machine.py (the state machine's rules and invariants), or when it is an invariant:
+  a public function of properties/invariants.py whose one-line docstring (its first paragraph)
+  cites the ID; the invariants run in the property tests. Text outside a function or class,
+  and other modules (strategies, the broken engines), are mentions, not checks.
+* Every ID-like token whose first word is a rule family of the spec (``DEAL``, ``ACT``,
+  ``VAR``...) must name a rule, wherever it appears in tests/ and properties/: ``DEAL-9`` is
+  reported as unknown, ``UTF-8`` is not a citation at all.
+* Citations in engine/ are implementations, not checks; they are listed apart
+  (``implemented_by``) and never cover a rule.
+
+This module does not import z3.
+
+>>> RULE_ID.findall("SCORE-3 and VAR-IT-2, not ACT-*-1 nor x-1")
+['SCORE-3', 'VAR-IT-2']
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import functools
+import json
+import os
+import re
+from importlib import resources
+from pathlib import Path
+
+import attrs
+
+__all__ = ["RULE_ID", "SPEC_BULLET", "Coverage", "RuleCoverage", "Citation", "spec_rule_ids",
+           "rule_ids_in", "scan", "find_root", "main"]
+
+#: A rule ID anywhere in text: upper-case words joined by hyphens, then a number.
+RULE_ID = re.compile(r"(?<![\w-])([A-Z]+(?:-[A-Z]+)*-[0-9]+)(?![\w-])")
+#: A rule's bullet in spec/rules.md.
+SPEC_BULLET = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-[0-9]+)\*\* ([^.]*)\.", re.MULTILINE)
+
+_CHECKED_FOLDERS = ("tests", "properties")
+
+
+@attrs.frozen
+class Citation:
+    """One rule ID in one place: ``file::qualname`` (or ``file`` at module level) and line."""
+
+    rule: str
+    path: str
+    name: str | None
+    line: int
+    is_check: bool
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}::{self.name}" if self.name else self.path
+
+
+@attrs.frozen
+class RuleCoverage:
+    """A rule, its title, the checks that cite it, and the engine code that cites it."""
+
+    id: str
+    title: str
+    cited_by: tuple[str, ...]
+    implemented_by: tuple[str, ...]
+
+
+@attrs.frozen
+class Coverage:
+    """The traceability table: every rule in spec order, the uncovered and the unknown IDs."""
+
+    rules: tuple[RuleCoverage, ...]
+    uncovered: tuple[str, ...]
+    unknown: tuple[Citation, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.uncovered and not self.unknown
+
+    def to_json(self) -> dict:
+        return {
+            "rules": [{"id": r.id, "title": r.title, "cited_by": list(r.cited_by),
+                       "implemented_by": list(r.implemented_by)} for r in self.rules],
+            "uncovered": list(self.uncovered),
+            "unknown": [{"id": c.rule, "where": f"{c.path}:{c.line}"} for c in self.unknown],
+        }
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+
+def rule_ids_in(text: str) -> tuple[tuple[str, str], ...]:
+    """``(id, title)`` of every rule bullet of a rules text, in order.
+
+    >>> rule_ids_in("- **DEAL-2** Removed card. One card ...")
+    (('DEAL-2', 'Removed card'),)
+    """
+    return tuple((m.group(1), m.group(2).strip()) for m in SPEC_BULLET.finditer(text))
+
+
+@functools.cache
+def spec_rule_ids() -> tuple[str, ...]:
+    """The rule IDs of the packaged spec/rules.md, in order."""
+    import hanamikoji.spec
+
+    # The package's folder, as the import system found it (an editable install may map it).
+    for folder in hanamikoji.spec.__path__:
+        path = Path(folder) / "rules.md"
+        if path.is_file():
+            return tuple(rule for rule, _ in rule_ids_in(path.read_text(encoding="utf-8")))
+    text = resources.files("hanamikoji.spec").joinpath("rules.md").read_text(encoding="utf-8")
+    return tuple(rule for rule, _ in rule_ids_in(text))
+
+
+def _family(rule: str) -> str:
+    return rule.split("-", 1)[0]
+
+
+# --- citations ---------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Unit:
+    """A function or class: its lines (decorators included), qualname, whether it is public
+    and top-level, and the lines of its docstring's first paragraph."""
+
+    first: int
+    last: int
+    name: str
+    public_top_level: bool
+    summary: tuple[int, int] | None
+    is_function: bool
+
+
+def _summary_lines(node: ast.AST) -> tuple[int, int] | None:
+    body = getattr(node, "body", [])
+    if not (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)):
+        return None
+    first = body[0].lineno
+    paragraph = body[0].value.value.split("\n\n", 1)[0]
+    return first, first + paragraph.count("\n")
+
+
+def _units(tree: ast.AST) -> list[_Unit]:
+    """Every function and class, outermost first."""
+    found: list[_Unit] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                first = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                name = f"{prefix}{child.name}"
+                found.append(_Unit(first, child.end_lineno or child.lineno, name,
+                                   not prefix and not child.name.startswith("_"),
+                                   _summary_lines(child),
+                                   not isinstance(child, ast.ClassDef)))
+                visit(child, name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return found
+
+
+def _is_check(path: str, unit: _Unit | None, line: int) -> bool:
+    if unit is None:
+        return False
+    file = os.path.basename(path)
+    if file.startswith("test_") and file.endswith(".py"):
+        return True
+    if path == "properties/invariants.py":
+        # An invariant: a public function whose one-line docstring cites its rule IDs.
+        return (unit.public_top_level and unit.is_function and unit.summary is not None
+                and unit.summary[0] <= line <= unit.summary[1])
+    return path == "properties/machine.py"
+
+
+def citations_in(source: str, path: str, families: frozenset[str]) -> list[Citation]:
+    """Every rule-ID token of a rule family in ``source`` (the file at ``path``, relative to the
+    checkout), attributed to its innermost function or class."""
+    try:
+        units = _units(ast.parse(source))
+    except SyntaxError:
+        units = []
+    found = []
+    for number, text in enumerate(source.splitlines(), start=1):
+        for rule in RULE_ID.findall(text):
+            if _family(rule) not in families:
+                continue
+            around = [u for u in units if u.first <= number <= u.last]
+            unit = around[-1] if around else None
+            found.append(Citation(rule, path, unit.name if unit else None, number,
+                                  _is_check(path, unit, number)))
+    return found
+
+
+def _python_files(root: Path, folder: str) -> list[Path]:
+    base = root / folder
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def scan(root: Path) -> Coverage:
+    """The coverage of the checkout at ``root`` (spec/rules.md, tests/, properties/, engine/)."""
+    rules = rule_ids_in((root / "spec" / "rules.md").read_text(encoding="utf-8"))
+    known = {rule for rule, _ in rules}
+    families = frozenset(_family(rule) for rule in known)
+    checks: dict[str, list[str]] = {rule: [] for rule in known}
+    implemented: dict[str, list[str]] = {rule: [] for rule in known}
+    unknown: list[Citation] = []
+    for folder in _CHECKED_FOLDERS + ("engine",):
+        for file in _python_files(root, folder):
+            path = file.relative_to(root).as_posix()
+            for citation in citations_in(file.read_text(encoding="utf-8"), path, families):
+                if citation.rule not in known:
+                    if folder != "engine":
+                        unknown.append(citation)
+                    continue
+                table = implemented if folder == "engine" else checks
+                if folder == "engine" or citation.is_check:
+                    if citation.where not in table[citation.rule]:
+                        table[citation.rule].append(citation.where)
+    table = tuple(RuleCoverage(rule, title, tuple(checks[rule]), tuple(implemented[rule]))
+                  for rule, title in rules)
+    uncovered = tuple(r.id for r in table if not r.cited_by)
+    return Coverage(table, uncovered, tuple(unknown))
+
+
+def find_root(start: Path) -> Path | None:
+    """The nearest folder at or above ``start`` with spec/rules.md, tests/ and properties/."""
+    for folder in (start, *start.parents):
+        if ((folder / "spec" / "rules.md").is_file() and (folder / "tests").is_dir()
+                and (folder / "properties").is_dir()):
+            return folder
+    return None
+
+
+# --- the command -------------------------------------------------------------------------------
+
+
+def _render(coverage: Coverage) -> str:
+    width = max(len(r.id) for r in coverage.rules)
+    lines = [f"{'rule':<{width}}  checks  cited by"]
+    for r in coverage.rules:
+        shown = ", ".join(r.cited_by[:3]) + (f", +{len(r.cited_by) - 3} more"
+                                             if len(r.cited_by) > 3 else "")
+        lines.append(f"{r.id:<{width}}  {len(r.cited_by):>6}  {shown or 'UNCOVERED'}")
+    covered = len(coverage.rules) - len(coverage.uncovered)
+    lines.append(f"{covered} of {len(coverage.rules)} rules cited by a check; "
+                 f"{len(coverage.uncovered)} uncovered, {len(coverage.unknown)} unknown IDs cited")
+    for citation in coverage.unknown:
+        lines.append(f"unknown rule ID {citation.rule} at {citation.path}:{citation.line}")
+    if coverage.uncovered:
+        lines.append("uncovered: " + ", ".join(coverage.uncovered))
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    """``hanamikoji spec coverage``: 0 when every rule is checked and every cited ID exists."""
+    from hanamikoji.engine.cli import EXIT_FAILED, EXIT_OK, UsageError
+
+    if args.root is not None:
+        root = Path(args.root)
+        if not (root / "spec" / "rules.md").is_file():
+            raise UsageError(f"--root {args.root}: no spec/rules.md there; expected the folder of "
+                             "a hanamikoji checkout")
+    else:
+        found = find_root(Path.cwd().resolve())
+        if found is None:
+            raise UsageError(f"no hanamikoji checkout at or above {Path.cwd()}: expected a folder "
+                             "with spec/rules.md, tests/ and properties/ (or give --root DIR)")
+        root = found
+    coverage = scan(root)
+    if not coverage.rules:
+        raise UsageError(f"{root / 'spec' / 'rules.md'}: no rule bullets '- **ID** Title.' found")
+    if args.json:
+        print(json.dumps(coverage.to_json(), indent=1))
+    else:
+        print(_render(coverage))
+    return EXIT_OK if coverage.ok else EXIT_FAILED
