@@ -21,3 +21,25 @@ def test_python_blocks_run(name):
     with contextlib.redirect_stdout(io.StringIO()):
         for block in blocks:
             exec(compile(block, f"{name}", "exec"), namespace)
+
+
+def test_rules_doc_counts_come_from_the_spec():
+    """docs/rules.md states the number of rules and their groups; both come from spec/rules.md."""
+    spec = (DOCS.parent / "spec" / "rules.md").read_text()
+    ids = re.findall(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-[0-9]+)\*\*", spec, re.M)
+    doc = (DOCS / "rules.md").read_text()
+    assert f"The {len(ids)} rules fall in" in doc
+    prefixes = {re.sub(r"-[0-9]+$", "-", i) for i in ids}
+    named = set(re.findall(r"`([A-Z]+(?:-[A-Z]+)*-)`", doc))
+    assert named == prefixes
+
+
+def test_cli_doc_error_example_is_what_the_command_prints():
+    import subprocess
+    import sys
+
+    doc = (DOCS / "cli.md").read_text()
+    shown = re.search(r"\$ hanamikoji simulate --games many\n(.*)\n", doc).group(1)
+    done = subprocess.run([sys.executable, "-m", "hanamikoji.engine", "simulate", "--games", "many"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.strip() == shown
