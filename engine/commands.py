@@ -18,6 +18,15 @@ from .rules import Rules
 from .simulate import Tally, chunks, play_chunk, play_game
 
 
+def cannot_read(path: str, error: OSError) -> str:
+    """One line saying why ``path`` cannot be read."""
+    if isinstance(error, IsADirectoryError):
+        return f"cannot read {path}: it is a directory"
+    if isinstance(error, FileNotFoundError):
+        return f"cannot read {path}: no such file"
+    return f"cannot read {path}: {error.strerror or error}"
+
+
 @contextmanager
 def atomic_output(path: str) -> Iterator[IO[str]]:
     """Write ``path`` all at once: to a temporary file beside it, renamed on success, so that a

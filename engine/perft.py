@@ -37,6 +37,7 @@ from typing import Any
 
 from .actions import Deal, Decision
 from .cli import EXIT_OK, UsageError
+from .commands import cannot_read
 from .errors import HanamikojiError
 from .game import (
     TURNS_PER_ROUND,
@@ -205,12 +206,8 @@ def load_deal(path: str) -> tuple[int, Deal]:
     try:
         with open(path, "rb") as handle:
             raw = handle.read(1 << 20)
-    except IsADirectoryError:
-        raise UsageError(f"cannot read {path}: it is a directory") from None
-    except FileNotFoundError:
-        raise UsageError(f"cannot read {path}: no such file") from None
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+        raise UsageError(cannot_read(path, error)) from None
     try:
         obj = decode(raw)
     except NotJSONError as error:

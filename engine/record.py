@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
@@ -178,6 +179,15 @@ def _keys(obj: dict, path: str, required: frozenset[str],
         f"{path}.{extra[0]}", f"unexpected key; expected only {', '.join(sorted(required | optional))}")
 
 
+# Decisions are immutable and few are distinct, so parsing makes each one once. The cache keys
+# are tuples of ints that _card_list and _int have checked (a bool never gets this far).
+_secret = functools.cache(Secret)
+_trade_off = functools.cache(TradeOff)
+_gift = functools.cache(Gift)
+_competition = functools.cache(Competition)
+_gift_pick = functools.cache(GiftPick)
+_competition_pick = functools.cache(CompetitionPick)
+
 _TURN_KEYS = {"secret": frozenset({"player", "action", "cards"}),
               "trade-off": frozenset({"player", "action", "cards"}),
               "gift": frozenset({"player", "action", "cards", "pick"}),
@@ -201,19 +211,20 @@ def _parse_turn(obj: Any, path: str) -> tuple[int, tuple[Decision, ...]]:
     player = _int(obj["player"], f"{path}.player", 0, 1, "a player")
     if action == "secret":
         (card,) = _card_list(obj["cards"], f"{path}.cards", 1, "the secret card")
-        return player, (Secret(card),)
+        return player, (_secret(card),)
     if action == "trade-off":
-        return player, (TradeOff(_card_list(obj["cards"], f"{path}.cards", 2, "the trade-off")),)
+        cards = _card_list(obj["cards"], f"{path}.cards", 2, "the trade-off")
+        return player, (_trade_off(tuple(cards)),)
     if action == "gift":
         cards = _card_list(obj["cards"], f"{path}.cards", 3, "the gift")
         pick = _int(obj["pick"], f"{path}.pick", 0, C.NUM_GEISHA - 1, "the geisha taken")
-        return player, (Gift(cards), GiftPick(pick))
+        return player, (_gift(tuple(cards)), _gift_pick(pick))
     sets = obj["sets"]
     if type(sets) is not list or len(sets) != 2:
         raise MalformedRecordError(f"{path}.sets", f"expected two sets of 2 cards, got {_show(sets)}")
-    pairs = [_card_list(s, f"{path}.sets[{i}]", 2, "a set") for i, s in enumerate(sets)]
+    pairs = tuple(tuple(_card_list(s, f"{path}.sets[{i}]", 2, "a set")) for i, s in enumerate(sets))
     pick = _int(obj["pick"], f"{path}.pick", 0, 1, "the index of the set taken")
-    return player, (Competition(pairs), CompetitionPick(pairs[pick]))
+    return player, (_competition(pairs), _competition_pick(pairs[pick]))
 
 
 def _parse_round(obj: Any, path: str) -> ParsedRound:

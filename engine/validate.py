@@ -32,6 +32,7 @@ from typing import IO, Any, Iterable, Iterator
 import attrs
 
 from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .commands import cannot_read
 from .record import (
     IllegalRecordError,
     MalformedRecordError,
@@ -311,12 +312,8 @@ def _open(path: str) -> IO[bytes]:
         return sys.stdin.buffer
     try:
         return open(path, "rb")
-    except IsADirectoryError:
-        raise _Unreadable(f"cannot read {path}: it is a directory") from None
-    except FileNotFoundError:
-        raise _Unreadable(f"cannot read {path}: no such file") from None
     except OSError as error:
-        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+        raise _Unreadable(cannot_read(path, error)) from None
 
 
 @attrs.define
