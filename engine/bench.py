@@ -132,6 +132,34 @@ def bench_perft(repeat: int, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[st
     return rows
 
 
+def bench_perft_growth(seed: int = 0, naive_depth: int = 4) -> list[dict[str, Any]]:
+    """perft time against depth, in process: the transposition-aware count, and a plain walk of
+    legal_actions/apply (which visits every node) for contrast."""
+    from .game import apply, legal_actions
+    from .perft import perft, round_start, seeded_deal
+
+    state = round_start(seeded_deal(seed))
+
+    def walk(node: Any, depth: int) -> int:
+        if depth == 0:
+            return 1
+        return sum(walk(apply(node, d), depth - 1) for d in legal_actions(node))
+
+    rows = []
+    for depth in range(1, 13):
+        start = time.perf_counter()
+        leaves = perft(state, depth)[depth]
+        seconds = time.perf_counter() - start
+        row = {"figure": f"perft depth {depth} (seed {seed}, in process)",
+               "value": round(seconds * 1000, 1), "unit": "ms", "target": "", "leaves": leaves}
+        if depth <= naive_depth:
+            start = time.perf_counter()
+            assert walk(state, depth) == leaves
+            row["plain_walk_ms"] = round((time.perf_counter() - start) * 1000, 1)
+        rows.append(row)
+    return rows
+
+
 def bench_queries(repeat: int) -> list[dict[str, Any]]:
     done = subprocess.run(_command("query", "--list", "--json"), capture_output=True, text=True)
     if done.returncode != 0:
@@ -163,7 +191,8 @@ def bench_properties(root: pathlib.Path) -> list[dict[str, Any]]:
 
 SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
     "simulate": bench_simulate, "rounds": bench_rounds, "validate": bench_validate,
-    "perft": bench_perft, "queries": bench_queries, "properties": bench_properties,
+    "perft": bench_perft, "perft-growth": bench_perft_growth, "queries": bench_queries,
+    "properties": bench_properties,
 }
 
 
@@ -178,8 +207,8 @@ def bench(args: argparse.Namespace) -> int:
         for name in chosen:
             print(f"bench: {name} ...", file=sys.stderr, flush=True)
             try:
-                if name == "rounds":
-                    part = bench_rounds()
+                if name in ("rounds", "perft-growth"):
+                    part = SECTIONS[name]()
                 elif name == "validate":
                     part = bench_validate(args.repeat, pathlib.Path(tmp), sizes)
                 elif name == "properties":

@@ -43,3 +43,16 @@ def test_cli_doc_error_example_is_what_the_command_prints():
     done = subprocess.run([sys.executable, "-m", "hanamikoji.engine", "simulate", "--games", "many"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.strip() == shown
+
+
+def test_performance_doc_leaf_counts_are_perft_counts():
+    """The leaf counts quoted in docs/performance.md are what perft computes (timings are
+    measurements and are not checked)."""
+    from hanamikoji.engine.perft import perft, round_start, seeded_deal
+
+    doc = (DOCS / "performance.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| ([\d,]+) \| [\d.]+ ms \|", doc, re.M)
+    assert len(rows) >= 6
+    counts = perft(round_start(seeded_deal(0)), 12)
+    for depth, leaves in rows:
+        assert counts[int(depth)] == int(leaves.replace(",", ""))
