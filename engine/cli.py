@@ -191,10 +191,11 @@ def _load(handler: str) -> Callable[[argparse.Namespace], int]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    name = " ".join(filter(None, (args.command, getattr(args, "spec_command", None))))
     try:
         code = _load(args.handler)(args)
     except UsageError as error:
-        print(f"hanamikoji {args.command}: error: {error}", file=sys.stderr)
+        print(f"hanamikoji {name}: error: {error}", file=sys.stderr)
         code = EXIT_USAGE
     except KeyboardInterrupt:
         print("hanamikoji: interrupted", file=sys.stderr)
@@ -204,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         code = EXIT_OK
     except Exception as error:  # the promise: never a traceback
-        print(f"hanamikoji {args.command}: internal error: {type(error).__name__}: {error} "
+        print(f"hanamikoji {name}: internal error: {type(error).__name__}: {error} "
               "(this is a bug; please report it)", file=sys.stderr)
         code = EXIT_INTERNAL
     try:

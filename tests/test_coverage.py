@@ -138,7 +138,7 @@ def test_an_invariant_counts_by_its_one_line_docstring_and_the_machine_by_its_me
 def test_a_missing_root_or_checkout_is_a_usage_error(tmp_path, capsys, monkeypatch):
     code, out, err = run(capsys, "--root", str(tmp_path))
     assert code == 2 and out == ""
-    assert err.startswith("hanamikoji spec: error: --root ") and err.count("\n") == 1
+    assert err.startswith("hanamikoji spec coverage: error: --root ") and err.count("\n") == 1
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys)
     assert code == 2 and "no hanamikoji checkout at or above" in err
