@@ -20,12 +20,25 @@ import tempfile
 import time
 from typing import Any, Callable
 
+import attrs
+
 from .cli import EXIT_OK, UsageError
 
 _MAXRSS = ("import resource, subprocess, sys, time; start = time.perf_counter(); "
            "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
            "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
            "time.perf_counter() - start)")
+
+
+@attrs.frozen
+class Context:
+    """What every section may use: runs per figure, a scratch folder, the validate file sizes,
+    and the checkout the property suite is run from."""
+
+    repeat: int
+    scratch: pathlib.Path
+    sizes: tuple[int, ...]
+    root: pathlib.Path
 
 
 def _command(*args: str) -> list[str]:
@@ -56,11 +69,11 @@ def _peak_memory(argv: list[str]) -> tuple[float, float]:
     return float(seconds), int(kib) / 1024
 
 
-def bench_simulate(repeat: int, games: int = 3000) -> list[dict[str, Any]]:
+def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     rows = []
     for workers in (1, os.cpu_count() or 1):
         seconds, _ = _timed(_command("simulate", "--games", str(games), "--seed", "0",
-                                     "--workers", str(workers)), repeat)
+                                     "--workers", str(workers)), ctx.repeat)
         rows.append({"figure": f"simulate --games {games} --workers {workers}",
                      "value": round(games / seconds, 1), "unit": "games/s (whole process)",
                      "target": "3000 games/s" if workers == 1 else "",
@@ -70,7 +83,7 @@ def bench_simulate(repeat: int, games: int = 3000) -> list[dict[str, Any]]:
     return rows
 
 
-def bench_rounds(games: int = 3000) -> list[dict[str, Any]]:
+def bench_rounds(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     """Time per game against its number of rounds (in process, after a warm-up)."""
     from .rules import STANDARD
     from .simulate import play_game
@@ -98,18 +111,19 @@ def _records_file(directory: pathlib.Path, count: int, base: pathlib.Path) -> pa
     return path
 
 
-def bench_validate(repeat: int, directory: pathlib.Path, sizes: tuple[int, ...]) -> list[dict[str, Any]]:
-    base = directory / "records-base.jsonl"
+def bench_validate(ctx: Context) -> list[dict[str, Any]]:
+    base = ctx.scratch / "records-base.jsonl"
     done = subprocess.run(_command("simulate", "--games", "1000", "--seed", "0", "--records",
                                    str(base)), capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"simulate failed: {done.stderr.strip()}")
     rows = []
-    for count in sizes:
-        path = _records_file(directory, count, base)
+    for count in ctx.sizes:
+        path = _records_file(ctx.scratch, count, base)
         seconds, memory = _peak_memory(_command("validate", str(path), "--json"))
-        if count <= 10_000 and repeat > 1:
-            seconds = min(seconds, _timed(_command("validate", str(path), "--json"), repeat - 1)[0])
+        if count <= 10_000 and ctx.repeat > 1:
+            seconds = min(seconds,
+                          _timed(_command("validate", str(path), "--json"), ctx.repeat - 1)[0])
         rows.append({"figure": f"validate {count:,} records",
                      "value": round(count / seconds, 1), "unit": "records/s (whole process)",
                      "target": "2500 records/s" if count == 1000 else "",
@@ -119,12 +133,12 @@ def bench_validate(repeat: int, directory: pathlib.Path, sizes: tuple[int, ...])
     return rows
 
 
-def bench_perft(repeat: int, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[str, Any]]:
+def bench_perft(ctx: Context, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[str, Any]]:
     rows = []
     for seed in seeds:
         for depth in (4, 8, 12):
             seconds, out = _timed(_command("perft", "--seed", str(seed), "--depth", str(depth),
-                                           "--json"), repeat)
+                                           "--json"), ctx.repeat)
             leaves = json.loads(out)["depths"][str(depth)]
             rows.append({"figure": f"perft --seed {seed} --depth {depth}",
                          "value": round(seconds, 3), "unit": "s (whole process)",
@@ -132,7 +146,7 @@ def bench_perft(repeat: int, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[st
     return rows
 
 
-def bench_perft_growth(seed: int = 0, naive_depth: int = 4) -> list[dict[str, Any]]:
+def bench_perft_growth(ctx: Context, seed: int = 0, naive_depth: int = 4) -> list[dict[str, Any]]:
     """perft time against depth, in process: the transposition-aware count, and a plain walk of
     legal_actions/apply (which visits every node) for contrast."""
     from .game import apply, legal_actions
@@ -160,14 +174,14 @@ def bench_perft_growth(seed: int = 0, naive_depth: int = 4) -> list[dict[str, An
     return rows
 
 
-def bench_queries(repeat: int) -> list[dict[str, Any]]:
+def bench_queries(ctx: Context) -> list[dict[str, Any]]:
     done = subprocess.run(_command("query", "--list", "--json"), capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"query --list failed: {done.stderr.strip()}")
     names = [q["name"] for q in json.loads(done.stdout)]
     rows = []
     for name in names:
-        seconds, out = _timed(_command("query", name, "--json"), repeat)
+        seconds, out = _timed(_command("query", name, "--json"), ctx.repeat)
         answer = json.loads(out)
         rows.append({"figure": f"query {name}", "value": round(seconds, 2),
                      "unit": "s (whole process)", "target": "< 10 s",
@@ -178,13 +192,19 @@ def bench_queries(repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
-def bench_properties(root: pathlib.Path) -> list[dict[str, Any]]:
-    if not (root / "properties").is_dir() or shutil.which("pytest") is None and \
-            subprocess.run([sys.executable, "-c", "import pytest"]).returncode != 0:
-        raise RuntimeError("needs a checkout with the test extra installed")
+def bench_properties(ctx: Context) -> list[dict[str, Any]]:
+    import importlib.util
+
+    if not (ctx.root / "properties" / "test_properties.py").is_file() \
+            or importlib.util.find_spec("pytest") is None:
+        raise RuntimeError("run it in a checkout with the test extra (pip install -e '.[test]')")
     env = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
-    seconds, _ = _timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                         str(root / "properties")], 1, env=env)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(ctx.root / "properties")], capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError("the property suite failed; run pytest properties to see why")
     return [{"figure": "pytest properties (ci profile)", "value": round(seconds, 1),
              "unit": "s (whole process)", "target": "< 300 s"}]
 
@@ -204,17 +224,11 @@ def bench(args: argparse.Namespace) -> int:
     sizes = (1_000, 10_000, 100_000) + ((1_000_000,) if args.large else ())
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="hanamikoji-bench-") as tmp:
+        ctx = Context(args.repeat, pathlib.Path(tmp), sizes, pathlib.Path.cwd())
         for name in chosen:
             print(f"bench: {name} ...", file=sys.stderr, flush=True)
             try:
-                if name in ("rounds", "perft-growth"):
-                    part = SECTIONS[name]()
-                elif name == "validate":
-                    part = bench_validate(args.repeat, pathlib.Path(tmp), sizes)
-                elif name == "properties":
-                    part = bench_properties(pathlib.Path.cwd())
-                else:
-                    part = SECTIONS[name](args.repeat)
+                part = SECTIONS[name](ctx)
             except (RuntimeError, OSError, ValueError, KeyError) as error:
                 part = [{"figure": name, "value": None, "unit": f"not measured: {error}",
                          "target": ""}]
