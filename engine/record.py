@@ -338,10 +338,7 @@ def replay_record(record: ParsedRecord) -> State:
 
 
 def _describe(result: Result | None) -> str:
-    if result is None:
-        return "no result"
-    who = "a shared victory" if result.winner is None else f"a win for player {result.winner}"
-    return f"{who} by {result.reason.value}"
+    return "no result" if result is None else result.describe()
 
 
 def read_record(obj: Any) -> State:

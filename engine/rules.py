@@ -37,6 +37,11 @@ class Result:
     winner: int | None
     reason: Reason
 
+    def describe(self) -> str:
+        """For people: ``a win for player 1 by charm``, ``a shared victory by shared``."""
+        who = "a shared victory" if self.winner is None else f"a win for player {self.winner}"
+        return f"{who} by {self.reason.value}"
+
 
 def geisha_count(markers: Markers, player: int) -> int:
     """SCORE-4: the number of victory markers on ``player``'s side."""

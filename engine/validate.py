@@ -164,11 +164,6 @@ def decode(raw: bytes | str) -> Any:
 # --- judging one record --------------------------------------------------------------------
 
 
-def describe(result: Result) -> str:
-    who = "a shared victory" if result.winner is None else f"a win for player {result.winner}"
-    return f"{who} by {result.reason.value}"
-
-
 def judge(document: Any) -> Judgement:
     """The verdict on one decoded JSON document."""
     try:
@@ -185,7 +180,7 @@ def judge(document: Any) -> Judgement:
     assert final.result is not None
     rounds = len(record.rounds)
     return Judgement(Status.VALID,
-                     f"{describe(final.result)} after {rounds} round{'s' if rounds > 1 else ''}",
+                     f"{final.result.describe()} after {rounds} round{'s' if rounds > 1 else ''}",
                      result=final.result)
 
 
