@@ -38,7 +38,6 @@ from hanamikoji.engine import (
     CHANCE,
     PRESETS,
     TERMINAL,
-    ActionKind,
     Competition,
     CompetitionPick,
     Deal,
@@ -48,6 +47,7 @@ from hanamikoji.engine import (
     Secret,
     TradeOff,
 )
+from hanamikoji.engine.construct import PlayerPlan, round_decisions
 from hanamikoji.engine.record import to_record
 
 from .engine_api import REFERENCE, Engine
@@ -237,10 +237,6 @@ def _expand(counts: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(g for g, n in enumerate(counts) for _ in range(n))
 
 
-def _sorted(cards: Any) -> tuple[int, ...]:
-    return tuple(sorted(cards))
-
-
 @st.composite
 def round_plans(draw: Callable, *, starter: int = 0) -> RoundPlan:
     """A round planned from its outcome (SCORE-1..3): the scored sides are drawn first, then a
@@ -263,37 +259,18 @@ def round_plans(draw: Callable, *, starter: int = 0) -> RoundPlan:
     roles = [draw(st.permutations(_expand(side))) for side in sides]
     own = [{"secret": r[0:1], "gift": r[1:3], "competition": r[3:5]} for r in roles]
     taken = [{"gift": r[5:6], "competition": r[6:8]} for r in roles]
-    actions: list[dict[ActionKind, Any]] = []
-    answers: list[dict[ActionKind, Any]] = []  # the opponent's answer to each player's offer
-    for p in (0, 1):
-        q = 1 - p
-        given_card, given_set = taken[q]["gift"], taken[q]["competition"]
-        actions.append({
-            ActionKind.SECRET: Secret(own[p]["secret"][0]),
-            ActionKind.TRADE_OFF: TradeOff(trade_offs[p]),
-            ActionKind.GIFT: Gift(own[p]["gift"] + given_card),
-            ActionKind.COMPETITION: Competition((own[p]["competition"], given_set)),
-        })
-        answers.append({ActionKind.GIFT: GiftPick(given_card[0]),
-                        ActionKind.COMPETITION: CompetitionPick(_sorted(given_set))})
     orders = [draw(st.permutations(ALL_KINDS)) for _ in (0, 1)]
-    needed = [[card for kind in orders[p] for card in _cards_of(actions[p][kind])] for p in (0, 1)]
-    hands = (needed[0][:6], needed[1][:6])
-    draws_by = [iter(needed[0][6:]), iter(needed[1][6:])]
-    movers = [starter if t % 2 == 0 else 1 - starter for t in range(8)]
-    draw_order = tuple(next(draws_by[mover]) for mover in movers)
-    played: list[Any] = []
-    for t, mover in enumerate(movers):
-        kind = orders[mover][t // 2]
-        played.append(actions[mover][kind])
-        if kind in answers[mover]:
-            played.append(answers[mover][kind])
-    deal = Deal(removed, hands, draw_order)
-    return RoundPlan(starter, deal, tuple(played), sides)
-
-
-def _cards_of(action: Any) -> tuple[int, ...]:
-    return tuple(action.cards)
+    plans = []
+    for p in (0, 1):
+        given_card, given_set = taken[1 - p]["gift"], taken[1 - p]["competition"]
+        plans.append(PlayerPlan(
+            secret=own[p]["secret"][0], trade_off=tuple(trade_offs[p]),
+            gift=tuple(own[p]["gift"] + given_card), gift_pick=given_card[0],
+            competition=(tuple(own[p]["competition"]), tuple(given_set)), competition_pick=1,
+            order=tuple(orders[p])))
+    # engine.construct deals each player's cards in the order of their actions.
+    deal, played = round_decisions(removed, plans, starter)
+    return RoundPlan(starter, deal, played, sides)
 
 
 # --- playing -----------------------------------------------------------------------------------
