@@ -1,0 +1,94 @@
+"""The registry of games: the only way the tools reach a game.
+
+Games are named here by the module that builds them, and imported only when asked for, so the
+core never imports a game and ``hanamikoji games`` costs no game's import until one is used.
+:func:`register` adds a game at run time (the test game of tests/ does).
+
+>>> [name for name in names()][:1]
+['hanamikoji']
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Iterator
+
+from .errors import OptionError
+from .game import Game
+
+#: The game every command plays when not told otherwise (so every command of before the core
+#: keeps working as it was).
+DEFAULT = "hanamikoji"
+
+#: Built-in games: name -> "module:attribute" of the registered instance.
+_BUILT_IN: dict[str, str] = {
+    "hanamikoji": "hanamikoji.engine.hanamikoji.game_type:GAME",
+    "maiko": "hanamikoji.engine.maiko.game_type:GAME",
+}
+_LOADED: dict[str, Game] = {}
+_ADDED: dict[str, Game] = {}
+
+
+class UnknownGameError(OptionError):
+    """No game of that name (or record format) is registered."""
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` under ``game.name`` (replacing an earlier one of that name); returns it."""
+    if not isinstance(game, Game):
+        raise TypeError(f"{game!r} is not a Game")
+    _ADDED[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game added by :func:`register` (built-in games stay)."""
+    _ADDED.pop(name, None)
+
+
+def names() -> Iterator[str]:
+    """Every registered game's name: built-in ones first, in their order, then added ones."""
+    yield from _BUILT_IN
+    yield from (name for name in _ADDED if name not in _BUILT_IN)
+
+
+def available() -> Iterator[str]:
+    """The names of the games that can be loaded here (a built-in game whose module is not
+    installed is left out)."""
+    for name in names():
+        try:
+            get(name)
+        except UnknownGameError:
+            continue
+        yield name
+
+
+def get(name: str | None = None) -> Game:
+    """The game called ``name`` (default :data:`DEFAULT`)."""
+    name = DEFAULT if name is None else name
+    if name in _ADDED:
+        return _ADDED[name]
+    if name in _LOADED:
+        return _LOADED[name]
+    target = _BUILT_IN.get(name)
+    if target is None:
+        raise UnknownGameError(f"unknown game {name!r}; expected one of: "
+                               + ", ".join(names()))
+    module, _, attribute = target.partition(":")
+    try:
+        game = getattr(importlib.import_module(module), attribute)
+    except ModuleNotFoundError as error:
+        if error.name is not None and module.startswith(error.name):
+            raise UnknownGameError(f"game {name!r} is not installed here") from None
+        raise
+    _LOADED[name] = game
+    return game
+
+
+def by_format(record_format: object) -> Game | None:
+    """The game whose records carry ``"format": record_format``, or None."""
+    for name in available():
+        game = get(name)
+        if game.record_format == record_format:
+            return game
+    return None
