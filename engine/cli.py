@@ -148,7 +148,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
 
     vectors = commands.add_parser("vectors", help="write the conformance vectors (JSON files)")
     vectors.add_argument("--out", required=True, metavar="DIR", help="directory to write into")
-    vectors.set_defaults(handler="hanamikoji.engine.vectors:run")
+    vectors.set_defaults(handler="hanamikoji.engine.hanamikoji.vectors:run")
 
     perft = commands.add_parser(
         "perft", help="count the decision sequences of one round, at each depth (1..12)")
@@ -163,7 +163,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                        help="split the count at --depth by the first decision")
     _variant(perft)
     perft.add_argument("--json", action="store_true", help='print {"depths": {"1": n, ...}}')
-    perft.set_defaults(handler="hanamikoji.engine.perft:run")
+    perft.set_defaults(handler="hanamikoji.engine.hanamikoji.perft:run")
 
     diff = commands.add_parser(
         "diff", help="compare another engine with the reference, step by step (-- COMMAND...)")

@@ -7,9 +7,9 @@ the next is read, so memory stays flat however many records a file holds.
 Each record gets one verdict, in three layers (python-chess style):
 
 * **malformed**: not UTF-8, not JSON, or not a record of the shape ``hanamikoji-record/1``
-  (:func:`hanamikoji.engine.record.parse_record`); the verdict names the JSON path at fault;
+  (:func:`hanamikoji.engine.hanamikoji.record.parse_record`); the verdict names the JSON path at fault;
 * **illegal**: a record of a game the rules forbid
-  (:func:`hanamikoji.engine.record.replay_record`); the verdict names the first broken rule by
+  (:func:`hanamikoji.engine.hanamikoji.record.replay_record`); the verdict names the first broken rule by
   its ID in spec/rules.md, with the round and turn (both from 0, as the record's arrays count);
 * **valid**: the game replays to its end, with the result.
 
@@ -33,17 +33,17 @@ import attrs
 
 from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .commands import cannot_read
-from .record import (
+from .hanamikoji.record import (
     IllegalRecordError,
     MalformedRecordError,
     parse_record,
     replay_record,
 )
-from .rules import Result
+from .hanamikoji.rules import Result
 
 #: engine/ and spec/ are siblings both in the source tree and in the installed package
 #: (hanamikoji/engine, hanamikoji/spec), so the schema is found the same way from either.
-SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "spec" / "record.schema.json"
+SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "spec" / "hanamikoji" / "record.schema.json"
 #: A line longer than this is judged malformed without being held in memory.
 LINE_LIMIT = 1 << 24
 #: A file whose first line is not a JSON value is read as one document up to this size.

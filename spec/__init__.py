@@ -1,5 +1,6 @@
-"""The normative rules (rules.md) and the z3 model that answers questions about them.
+"""The specs: the game-agnostic core (:mod:`.core`: rule traceability, the verify report) and
+one sub-package per game with its normative rules, record schema and z3 model
+(:mod:`.hanamikoji`, :mod:`.maiko`).
 
-Importing this package does not import z3: the model lives in :mod:`.model`, the query catalogue
-in :mod:`.queries`, and ``hanamikoji query`` / ``hanamikoji verify`` load them only when they run.
+Importing this package does not import z3.
 """

@@ -111,14 +111,14 @@ def rule_ids_in(text: str) -> tuple[tuple[str, str], ...]:
 @functools.cache
 def spec_rule_ids() -> tuple[str, ...]:
     """The rule IDs of the packaged spec/rules.md, in order."""
-    import hanamikoji.spec
+    import hanamikoji.spec.hanamikoji
 
     # The package's folder, as the import system found it (an editable install may map it).
-    for folder in hanamikoji.spec.__path__:
+    for folder in hanamikoji.spec.hanamikoji.__path__:
         path = Path(folder) / "rules.md"
         if path.is_file():
             return tuple(rule for rule, _ in rule_ids_in(path.read_text(encoding="utf-8")))
-    text = resources.files("hanamikoji.spec").joinpath("rules.md").read_text(encoding="utf-8")
+    text = resources.files("hanamikoji.spec.hanamikoji").joinpath("rules.md").read_text(encoding="utf-8")
     return tuple(rule for rule, _ in rule_ids_in(text))
 
 
@@ -179,11 +179,13 @@ def _is_check(path: str, unit: _Unit | None, line: int) -> bool:
     file = os.path.basename(path)
     if file.startswith("test_") and file.endswith(".py"):
         return True
-    if path == "properties/invariants.py":
+    parts = path.split("/")
+    in_suite = len(parts) in (2, 3) and parts[0] == "properties"  # properties/[GAME/]FILE
+    if in_suite and file == "invariants.py":
         # An invariant: a public function whose one-line docstring cites its rule IDs.
         return (unit.public_top_level and unit.is_function and unit.summary is not None
                 and unit.summary[0] <= line <= unit.summary[1])
-    return path == "properties/machine.py"
+    return in_suite and file == "machine.py"
 
 
 def citations_in(source: str, path: str, families: frozenset[str]) -> list[Citation]:
@@ -214,7 +216,7 @@ def _python_files(root: Path, folder: str) -> list[Path]:
 
 def scan(root: Path) -> Coverage:
     """The coverage of the checkout at ``root`` (spec/rules.md, tests/, properties/, engine/)."""
-    rules = rule_ids_in((root / "spec" / "rules.md").read_text(encoding="utf-8"))
+    rules = rule_ids_in((root / "spec" / "hanamikoji" / "rules.md").read_text(encoding="utf-8"))
     known = {rule for rule, _ in rules}
     families = frozenset(_family(rule) for rule in known)
     checks: dict[str, list[str]] = {rule: [] for rule in known}
@@ -241,7 +243,7 @@ def scan(root: Path) -> Coverage:
 def find_root(start: Path) -> Path | None:
     """The nearest folder at or above ``start`` with spec/rules.md, tests/ and properties/."""
     for folder in (start, *start.parents):
-        if ((folder / "spec" / "rules.md").is_file() and (folder / "tests").is_dir()
+        if ((folder / "spec" / "hanamikoji" / "rules.md").is_file() and (folder / "tests").is_dir()
                 and (folder / "properties").is_dir()):
             return folder
     return None
@@ -273,7 +275,7 @@ def main(args: argparse.Namespace) -> int:
 
     if args.root is not None:
         root = Path(args.root)
-        if not (root / "spec" / "rules.md").is_file():
+        if not (root / "spec" / "hanamikoji" / "rules.md").is_file():
             raise UsageError(f"--root {args.root}: no spec/rules.md there; expected the folder of "
                              "a hanamikoji checkout")
     else:
@@ -284,7 +286,7 @@ def main(args: argparse.Namespace) -> int:
         root = found
     coverage = scan(root)
     if not coverage.rules:
-        raise UsageError(f"{root / 'spec' / 'rules.md'}: no rule bullets '- **ID** Title.' found")
+        raise UsageError(f"{root / 'spec' / 'hanamikoji' / 'rules.md'}: no rule bullets '- **ID** Title.' found")
     if args.json:
         print(json.dumps(coverage.to_json(), indent=1))
     else:

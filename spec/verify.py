@@ -3,7 +3,7 @@ one report (a table on the terminal; Markdown and JSON with ``--out DIR``).
 
 The report passes when every query is answered (no z3 timeout or unknown, every witness replayed
 in the engine) and every sampled property passes. A property sample that cannot run (for example
-if :mod:`hanamikoji.properties.sample` is missing) makes the report fail, with that reason.
+if :mod:`hanamikoji.properties.hanamikoji.sample` is missing) makes the report fail, with that reason.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from .queries import CATALOGUE, QUERY_BUDGET_SECONDS, Answer
+from .hanamikoji.queries import CATALOGUE, QUERY_BUDGET_SECONDS, Answer
 
 FORMAT = "hanamikoji-verify/1"
 DEFAULT_EXAMPLES = 10
@@ -22,7 +22,7 @@ DEFAULT_SEED = 0
 
 @attrs.frozen
 class PropertyRun:
-    """One sampled property (from ``hanamikoji.properties.sample.run_sample``)."""
+    """One sampled property (from ``hanamikoji.properties.hanamikoji.sample.run_sample``)."""
 
     name: str
     rules: tuple[str, ...]
@@ -120,7 +120,7 @@ def evidence_text(a: Answer) -> str:
 def sample_properties(max_examples: int, seed: int) -> tuple[tuple[PropertyRun, ...], str | None]:
     """Run the property sample; (runs, None), or ((), why it could not run)."""
     try:
-        from hanamikoji.properties.sample import run_sample
+        from hanamikoji.properties.hanamikoji.sample import run_sample
     except ImportError as error:
         return (), f"property sample unavailable ({error})"
     try:

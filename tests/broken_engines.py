@@ -2,7 +2,7 @@
 
 They exist to prove that the property suite bites (tests/test_broken_engines.py) and that the
 differential harness reports a divergence. Each engine offers the engine protocol of
-:mod:`hanamikoji.properties.engine_api` (``new_game, apply, legal_actions, observe,
+:mod:`hanamikoji.properties.hanamikoji.engine_api` (``new_game, apply, legal_actions, observe,
 current_player, random_deal``) and is built here, in the tests, by wrapping or patching the
 reference's public functions and values: the product has no flag that breaks a rule.
 
@@ -25,8 +25,8 @@ from typing import Any, Callable
 
 import attrs
 
-import hanamikoji.engine as ref
-from hanamikoji.engine import (
+import hanamikoji.engine.hanamikoji as ref
+from hanamikoji.engine.hanamikoji import (
     ALL_KINDS,
     EMPTY,
     Cards,
@@ -63,7 +63,7 @@ class BrokenEngine:
 
     @property
     def engine_spec(self) -> str:
-        """How :func:`hanamikoji.properties.engine_api.load_engine` finds this engine."""
+        """How :func:`hanamikoji.properties.hanamikoji.engine_api.load_engine` finds this engine."""
         return f"broken_engines:{self.name}"
 
     def __repr__(self) -> str:

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from hanamikoji.properties.invariants import seeded_games_are_reproducible
-from hanamikoji.properties.machine import games_machine
-from hanamikoji.properties.sample import run_sample
-from hanamikoji.properties.suite import PROPERTIES_BY_NAME, SUPPRESSED
+from hanamikoji.properties.hanamikoji.invariants import seeded_games_are_reproducible
+from hanamikoji.properties.hanamikoji.machine import games_machine
+from hanamikoji.properties.hanamikoji.sample import run_sample
+from hanamikoji.properties.hanamikoji.suite import PROPERTIES_BY_NAME, SUPPRESSED
 from hanamikoji.spec.coverage import spec_rule_ids
 
 TESTS = Path(__file__).resolve().parent
@@ -115,7 +115,7 @@ def test_the_sample_reports_a_broken_engine_without_raising():
 
 
 def test_broken_engines_load_alone_in_a_fresh_process():
-    code = ("import sys; from hanamikoji.properties.engine_api import load_engine; "
+    code = ("import sys; from hanamikoji.properties.hanamikoji.engine_api import load_engine; "
             "a = load_engine('broken_engines:tie-moves-marker'); "
             "b = load_engine('broken_engines:TIE_MOVES_MARKER'); "
             "print(a is b, a.name, 'pytest' in sys.modules, 'hypothesis' in sys.modules)")

@@ -11,7 +11,7 @@ import pytest
 
 from hanamikoji.engine.cli import main
 from hanamikoji.engine.commands import atomic_output
-from hanamikoji.engine.record import read_record
+from hanamikoji.engine.hanamikoji.record import read_record
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -37,13 +37,13 @@ def test_the_checkout_has_no_uncovered_rule_and_no_unknown_id(capsys):
     report = json.loads(out)
     assert (code, err) == (0, "")
     assert report["uncovered"] == [] and report["unknown"] == []
-    spec_text = (ROOT / "spec" / "rules.md").read_text(encoding="utf-8")
+    spec_text = (ROOT / "spec" / "hanamikoji" / "rules.md").read_text(encoding="utf-8")
     assert [r["id"] for r in report["rules"]] == _bullets_by_hand(spec_text)
     assert all(r["cited_by"] for r in report["rules"])
 
 
 def test_the_packaged_spec_has_the_same_rules_as_the_checkout():
-    text = (ROOT / "spec" / "rules.md").read_text(encoding="utf-8")
+    text = (ROOT / "spec" / "hanamikoji" / "rules.md").read_text(encoding="utf-8")
     assert list(spec_rule_ids()) == _bullets_by_hand(text)
 
 
@@ -77,7 +77,7 @@ SPEC = """\
 
 def test_an_uncovered_rule_and_an_unknown_id_fail_with_exit_1(tmp_path, capsys):
     root = _checkout(tmp_path, {
-        "spec/rules.md": SPEC,
+        "spec/hanamikoji/rules.md": SPEC,
         "tests/test_deal.py": f"""\
             # DEAL-2 in a comment outside any test is a mention, not a check.
             def test_shuffle():
@@ -105,7 +105,7 @@ def test_an_uncovered_rule_and_an_unknown_id_fail_with_exit_1(tmp_path, capsys):
 
 def test_an_invariant_counts_by_its_one_line_docstring_and_the_machine_by_its_methods(tmp_path, capsys):
     root = _checkout(tmp_path, {
-        "spec/rules.md": SPEC,
+        "spec/hanamikoji/rules.md": SPEC,
         "properties/invariants.py": '''\
             def removed_card_is_out(state):
                 """DEAL-2: the removed card takes no part.
@@ -142,8 +142,8 @@ def test_a_missing_root_or_checkout_is_a_usage_error(tmp_path, capsys, monkeypat
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys)
     assert code == 2 and "no hanamikoji checkout at or above" in err
-    (tmp_path / "spec").mkdir()
-    (tmp_path / "spec" / "rules.md").write_text("# no rules\n", encoding="utf-8")
+    (tmp_path / "spec" / "hanamikoji").mkdir(parents=True)
+    (tmp_path / "spec" / "hanamikoji" / "rules.md").write_text("# no rules\n", encoding="utf-8")
     code, _, err = run(capsys, "--root", str(tmp_path))
     assert code == 2 and "no rule bullets" in err
 

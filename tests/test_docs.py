@@ -25,7 +25,7 @@ def test_python_blocks_run(name):
 
 def test_rules_doc_counts_come_from_the_spec():
     """docs/rules.md states the number of rules and their groups; both come from spec/rules.md."""
-    spec = (DOCS.parent / "spec" / "rules.md").read_text()
+    spec = (DOCS.parent / "spec" / "hanamikoji" / "rules.md").read_text()
     ids = re.findall(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-[0-9]+)\*\*", spec, re.M)
     doc = (DOCS / "rules.md").read_text()
     assert f"The {len(ids)} rules fall in" in doc
@@ -48,7 +48,7 @@ def test_cli_doc_error_example_is_what_the_command_prints():
 def test_performance_doc_leaf_counts_are_perft_counts():
     """The leaf counts quoted in docs/performance.md are what perft computes (timings are
     measurements and are not checked)."""
-    from hanamikoji.engine.perft import perft, round_start, seeded_deal
+    from hanamikoji.engine.hanamikoji.perft import perft, round_start, seeded_deal
 
     doc = (DOCS / "performance.md").read_text()
     rows = re.findall(r"^\| (\d+) \| ([\d,]+) \| [\d.]+ ms \|", doc, re.M)

@@ -8,7 +8,7 @@ import random
 import attrs
 import pytest
 
-from hanamikoji.engine import (
+from hanamikoji.engine.hanamikoji import (
     CHANCE,
     CHARM,
     FULL_DECK,
@@ -40,8 +40,8 @@ from hanamikoji.engine import (
     random_game,
     replay,
 )
-from hanamikoji.engine import cards as C
-from hanamikoji.engine.construct import round_for_sides, tie_sides
+from hanamikoji.engine.hanamikoji import cards as C
+from hanamikoji.engine.hanamikoji.construct import round_for_sides, tie_sides
 
 # A fixed deal: removed 6; P0 holds 0 0 1 1 2 2, P1 holds 3 3 3 4 4 4; the deck is 5 5 5 5 6 6 6 6.
 DEAL = Deal(removed=6, hands=((0, 0, 1, 1, 2, 2), (3, 3, 3, 4, 4, 4)),

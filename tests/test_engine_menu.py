@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from hanamikoji.engine import (
+from hanamikoji.engine.hanamikoji import (
     ALL_KINDS,
     ActionKind,
     Competition,
@@ -19,7 +19,7 @@ from hanamikoji.engine import (
     new_game,
     random_game,
 )
-from hanamikoji.engine import cards as C
+from hanamikoji.engine.hanamikoji import cards as C
 
 
 def brute_force(hand, unused):

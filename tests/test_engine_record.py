@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from hanamikoji.engine import ITALIAN_THREE_ROUNDS, STANDARD, random_game
-from hanamikoji.engine.record import (
+from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD, random_game
+from hanamikoji.engine.hanamikoji.record import (
     FORMAT,
     IllegalRecordError,
     MalformedRecordError,

@@ -8,6 +8,6 @@ import pytest
 
 @pytest.mark.parametrize("name", ["model", "witness", "queries"])
 def test_docstring_examples(name):
-    module = importlib.import_module(f"hanamikoji.spec.{name}")
+    module = importlib.import_module(f"hanamikoji.spec.hanamikoji.{name}")
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from hanamikoji.engine import (
+from hanamikoji.engine.hanamikoji import (
     CHARM,
     ITALIAN_THREE_ROUNDS,
     STANDARD,
@@ -21,8 +21,8 @@ from hanamikoji.engine import (
     held_values,
     score_markers,
 )
-from hanamikoji.spec import derive
-from hanamikoji.spec.queries import by_name
+from hanamikoji.spec.hanamikoji import derive
+from hanamikoji.spec.hanamikoji.queries import by_name
 
 from .test_model_round import enumerated_pairs
 

@@ -17,11 +17,11 @@ import pytest
 import z3
 from hypothesis import given, strategies as st
 
-from hanamikoji.engine import CHARM, STANDARD, ITALIAN_THREE_ROUNDS, replay, score_markers
+from hanamikoji.engine.hanamikoji import CHARM, STANDARD, ITALIAN_THREE_ROUNDS, replay, score_markers
 from hanamikoji.engine.simulate import play_game
-from hanamikoji.spec import derive, model
-from hanamikoji.spec.queries import by_name
-from hanamikoji.spec.witness import round_decisions
+from hanamikoji.spec.hanamikoji import derive, model
+from hanamikoji.spec.hanamikoji.queries import by_name
+from hanamikoji.spec.hanamikoji.witness import round_decisions
 
 SIDE = 8  # checked against the engine in test_engine_sides_hold_eight_cards
 

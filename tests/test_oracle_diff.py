@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from hanamikoji.engine import Rules, apply, new_game
+from hanamikoji.engine.hanamikoji import Rules, apply, new_game
 from hanamikoji.engine.cli import main
 from hanamikoji.engine.diff import compare_engines
-from hanamikoji.engine.errors import HanamikojiError
-from hanamikoji.engine.protocol import parse_deal, parse_decision
+from hanamikoji.engine.hanamikoji.errors import HanamikojiError
+from hanamikoji.engine.hanamikoji.protocol import parse_deal, parse_decision
 
 ROOT = pathlib.Path(__file__).parent.parent
 ADAPTER = ROOT / "docs" / "examples" / "adapter.py"

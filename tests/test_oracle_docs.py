@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from hanamikoji.engine.vectors import SMALL_DEAL
+from hanamikoji.engine.hanamikoji.vectors import SMALL_DEAL
 
 ROOT = pathlib.Path(__file__).parent.parent
 DOC = (ROOT / "docs" / "oracle.md").read_text()
@@ -22,7 +22,7 @@ DOC = (ROOT / "docs" / "oracle.md").read_text()
 
 @pytest.mark.parametrize("name", ["protocol", "validate", "perft"])
 def test_docstring_examples(name):
-    module = importlib.import_module(f"hanamikoji.engine.{name}")
+    module = importlib.import_module(f"hanamikoji.engine.{name}" if name == "validate" else f"hanamikoji.engine.hanamikoji.{name}")
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried and failures == 0
 

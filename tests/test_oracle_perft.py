@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanamikoji.engine import (
+from hanamikoji.engine.hanamikoji import (
     ITALIAN_THREE_ROUNDS,
     Deal,
     Phase,
@@ -22,8 +22,8 @@ from hanamikoji.engine import (
     legal_actions,
 )
 from hanamikoji.engine.cli import main
-from hanamikoji.engine.perft import divide, perft, round_start, seeded_deal
-from hanamikoji.engine.protocol import parse_deal
+from hanamikoji.engine.hanamikoji.perft import divide, perft, round_start, seeded_deal
+from hanamikoji.engine.hanamikoji.protocol import parse_deal
 
 ROOT = pathlib.Path(__file__).parent.parent
 DECK = (0, 0, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6)

@@ -16,9 +16,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from hanamikoji.engine import ITALIAN_THREE_ROUNDS, STANDARD
+from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
 from hanamikoji.engine.cli import main
-from hanamikoji.engine.record import to_record
+from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.simulate import play_game
 from hanamikoji.engine.validate import SCHEMA_PATH, Status, judge_bytes
 

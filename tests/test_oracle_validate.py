@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanamikoji.engine import ITALIAN_THREE_ROUNDS, STANDARD
+from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
 from hanamikoji.engine.cli import main
-from hanamikoji.engine.record import to_record
+from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.simulate import play_game
 from hanamikoji.engine import validate as V
 from hanamikoji.engine.validate import Status, judge, judge_bytes, verdicts
@@ -109,7 +109,7 @@ def test_declared_result_differs_from_the_computed_one():
 
 def test_refinements_cite_the_specific_rule():
     """VAR-IT-1 for a round after the Italian limit; UPDATE-4 for the wrong starter of a round."""
-    from hanamikoji.engine.vectors import built_game
+    from hanamikoji.engine.hanamikoji.vectors import built_game
 
     italian = to_record(built_game(ITALIAN_THREE_ROUNDS, 0, ("1=====0", "=======", "=======")))
     italian["rounds"].append(copy.deepcopy(italian["rounds"][0]))

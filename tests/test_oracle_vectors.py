@@ -8,10 +8,10 @@ import pathlib
 
 import pytest
 
-from hanamikoji.engine import apply, legal_actions, observe
+from hanamikoji.engine.hanamikoji import apply, legal_actions, observe
 from hanamikoji.engine.cli import main
-from hanamikoji.engine.protocol import parse_decision, view_json
-from hanamikoji.engine.vectors import CORPUS, EXPECTED, FILES, RULE_ID, position
+from hanamikoji.engine.hanamikoji.protocol import parse_decision, view_json
+from hanamikoji.engine.hanamikoji.vectors import CORPUS, EXPECTED, FILES, RULE_ID, position
 
 ROOT = pathlib.Path(__file__).parent.parent
 VECTORS = ROOT / "tests" / "vectors"
@@ -52,7 +52,7 @@ def test_headers_flags_and_ids(name):
 
 
 def test_every_rule_of_the_spec_is_cited_and_every_citation_exists():
-    rules = RULE_ID.findall((ROOT / "spec" / "rules.md").read_text())
+    rules = RULE_ID.findall((ROOT / "spec" / "hanamikoji" / "rules.md").read_text())
     assert len(rules) == len(set(rules)) > 40
     cited = {rule for name in FILES for case in cases(name) for rule in case["rules"]}
     assert sorted(set(rules) - cited) == []

@@ -5,9 +5,9 @@ import io
 import re
 from pathlib import Path
 
-from hanamikoji.properties import strategies as S
+from hanamikoji.properties.hanamikoji import strategies as S
 from hanamikoji.properties.profiles import PROFILES
-from hanamikoji.properties.suite import PROPERTIES
+from hanamikoji.properties.hanamikoji.suite import PROPERTIES
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "properties.md").read_text(encoding="utf-8")
 

@@ -11,12 +11,12 @@ import re
 import attrs
 import pytest
 
-from hanamikoji.engine.record import read_record
-from hanamikoji.spec import findings
-from hanamikoji.spec.queries import CATALOGUE, Answer, Finding, by_name
-from hanamikoji.spec.witness import WitnessError
+from hanamikoji.engine.hanamikoji.record import read_record
+from hanamikoji.spec.hanamikoji import findings
+from hanamikoji.spec.hanamikoji.queries import CATALOGUE, Answer, Finding, by_name
+from hanamikoji.spec.hanamikoji.witness import WitnessError
 
-RULES_MD = pathlib.Path(__file__).parent.parent / "spec" / "rules.md"
+RULES_MD = pathlib.Path(__file__).parent.parent / "spec" / "hanamikoji" / "rules.md"
 NAMES = [q.name for q in CATALOGUE]
 REQUIRED = {
     "round-outcome-pairs": int, "round-favour-patterns": int, "marker-states": dict,

@@ -11,7 +11,7 @@ import pytest
 
 from hanamikoji.engine.cli import main
 from hanamikoji.spec import verify as verify_module
-from hanamikoji.spec.queries import CATALOGUE
+from hanamikoji.spec.hanamikoji.queries import CATALOGUE
 from hanamikoji.spec.verify import PropertyRun, Report, run_verify
 
 

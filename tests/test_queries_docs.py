@@ -7,10 +7,10 @@ import itertools
 import pathlib
 import re
 
-from hanamikoji.engine import charm, geisha_count
+from hanamikoji.engine.hanamikoji import charm, geisha_count
 
-from hanamikoji.spec.model import Deadline
-from hanamikoji.spec.queries import CATALOGUE
+from hanamikoji.spec.hanamikoji.model import Deadline
+from hanamikoji.spec.hanamikoji.queries import CATALOGUE
 from hanamikoji.spec.verify import answer_text
 
 from .test_queries import answer, rule_ids

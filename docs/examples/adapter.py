@@ -38,7 +38,7 @@ import sys
 from typing import Any
 
 from hanamikoji.engine import Rules
-from hanamikoji.engine.protocol import (
+from hanamikoji.engine.hanamikoji.protocol import (
     deal_json,
     decision_json,
     parse_deal,

@@ -1,7 +1,7 @@
 """The immutable reference engine for Hanamikoji (spec/rules.md).
 
 >>> import random
->>> from hanamikoji.engine import random_game, ITALIAN_THREE_ROUNDS
+>>> from hanamikoji.engine.hanamikoji import random_game, ITALIAN_THREE_ROUNDS
 >>> final = random_game(random.Random(1), ITALIAN_THREE_ROUNDS)
 >>> final.round < 3 and final.result is not None
 True

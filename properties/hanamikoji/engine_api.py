@@ -9,10 +9,10 @@ which satisfies the protocol as a module). States must expose the attributes of 
 values: the invariants read those to check the rules. Another implementation plugs in through a
 thin adapter that converts its own state into that shape (see docs/properties.md).
 
->>> import hanamikoji.engine
->>> isinstance(hanamikoji.engine, Engine)
+>>> import hanamikoji.engine.hanamikoji
+>>> isinstance(hanamikoji.engine.hanamikoji, Engine)
 True
->>> load_engine("hanamikoji.engine") is REFERENCE
+>>> load_engine("hanamikoji.engine.hanamikoji") is REFERENCE
 True
 """
 
@@ -22,7 +22,7 @@ import importlib
 import random
 from typing import Any, Protocol, runtime_checkable
 
-import hanamikoji.engine as REFERENCE
+import hanamikoji.engine.hanamikoji as REFERENCE
 
 __all__ = ["Engine", "REFERENCE", "load_engine", "engine_spec"]
 

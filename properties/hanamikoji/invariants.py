@@ -12,7 +12,7 @@ that call the engine take ``engine=`` (the reference by default); the others rea
 state, which must have the attributes of the reference :class:`~hanamikoji.engine.State`.
 
 >>> import random
->>> from hanamikoji.engine import random_game
+>>> from hanamikoji.engine.hanamikoji import random_game
 >>> final = random_game(random.Random(5))
 >>> cards_are_conserved(final) is None and result_agrees_with_the_markers(final) is None
 True
@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 
-from hanamikoji.engine import (
+from hanamikoji.engine.hanamikoji import (
     CHANCE,
     TERMINAL,
     ActionKind,
@@ -830,7 +830,7 @@ def records_replay_to_the_same_game(state: Any, *, engine: Engine = REFERENCE) -
     """SETUP-1, UPDATE-4, TURN-1: the record of a game ("hanamikoji-record/1") replays, through
     JSON, to the same game: the same states, the same result, the same record again."""
     check = records_replay_to_the_same_game
-    from hanamikoji.engine.record import parse_record, read_record, to_record
+    from hanamikoji.engine.hanamikoji.record import parse_record, read_record, to_record
 
     history = tuple(state.history)
     if state.phase is Phase.RESPONSE:
@@ -869,8 +869,8 @@ def _seeded_record(engine: Engine, rules_name: str, seed: int) -> str:
     is ``seed % 2``."""
     import random
 
-    from hanamikoji.engine import PRESETS
-    from hanamikoji.engine.record import to_record
+    from hanamikoji.engine.hanamikoji import PRESETS
+    from hanamikoji.engine.hanamikoji.record import to_record
 
     rng = random.Random(seed)
     state = engine.new_game(PRESETS[rules_name], seed % 2)
@@ -916,7 +916,7 @@ def seeded_games_are_reproducible(seeds: Sequence[int], *, rules: Any = STANDARD
                         "engine_spec attribute ('module:attribute')")
     here = [_seeded_record(engine, rules_name, seed) for seed in seeds]
     job = json.dumps({"engine": spec, "rules": rules_name, "seeds": list(seeds)})
-    code = "from hanamikoji.properties.invariants import _seeded_records_main; _seeded_records_main()"
+    code = "from hanamikoji.properties.hanamikoji.invariants import _seeded_records_main; _seeded_records_main()"
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
         path = _pythonpath_for(spec) + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]

@@ -25,7 +25,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from hanamikoji.engine import CHANCE, TERMINAL
+from hanamikoji.engine.hanamikoji import CHANCE, TERMINAL
 
 from . import invariants as inv
 from . import strategies as s

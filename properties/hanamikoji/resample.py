@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
-from hanamikoji.engine import Competition, Deal, Gift, Phase, Secret, TradeOff
+from hanamikoji.engine.hanamikoji import Competition, Deal, Gift, Phase, Secret, TradeOff
 
 from .engine_api import REFERENCE, Engine
 

@@ -19,7 +19,7 @@ import attrs
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
 from hypothesis import strategies as st
 
-from hanamikoji.engine import PRESETS
+from hanamikoji.engine.hanamikoji import PRESETS
 
 from . import invariants as inv
 from .engine_api import REFERENCE, Engine
@@ -95,7 +95,7 @@ def run_sample(*, max_examples: int = 25, seed: int = 0, engine: Engine = REFERE
     return outcomes
 
 
-def _main() -> None:  # python -m hanamikoji.properties.sample
+def _main() -> None:  # python -m hanamikoji.properties.hanamikoji.sample
     for outcome in run_sample():
         verdict = "ok  " if outcome.passed else "FAIL"
         print(f"{verdict} {outcome.name:52} {outcome.examples:4} examples "

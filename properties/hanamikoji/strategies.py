@@ -33,7 +33,7 @@ from typing import Any, Callable
 import attrs
 from hypothesis import strategies as st
 
-from hanamikoji.engine import (
+from hanamikoji.engine.hanamikoji import (
     ALL_KINDS,
     CHANCE,
     PRESETS,
@@ -47,8 +47,8 @@ from hanamikoji.engine import (
     Secret,
     TradeOff,
 )
-from hanamikoji.engine.construct import PlayerPlan, round_decisions
-from hanamikoji.engine.record import to_record
+from hanamikoji.engine.hanamikoji.construct import PlayerPlan, round_decisions
+from hanamikoji.engine.hanamikoji.record import to_record
 
 from .engine_api import REFERENCE, Engine
 

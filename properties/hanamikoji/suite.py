@@ -20,11 +20,11 @@ from typing import Any, Callable
 import attrs
 from hypothesis import given, settings as Settings, strategies as st
 
-from hanamikoji.engine import ITALIAN_THREE_ROUNDS
+from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS
 
 from . import invariants as inv
 from .engine_api import REFERENCE, Engine
-from .profiles import SUPPRESSED
+from ..profiles import SUPPRESSED
 from .strategies import decisions, first_players, games, well_formed_decisions
 
 __all__ = ["Property", "PROPERTIES", "PROPERTIES_BY_NAME", "SUPPRESSED"]

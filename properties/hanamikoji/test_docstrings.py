@@ -5,10 +5,10 @@ import importlib
 
 import pytest
 
-MODULES = ["hanamikoji.properties.engine_api", "hanamikoji.properties.strategies",
-           "hanamikoji.properties.invariants", "hanamikoji.properties.resample",
-           "hanamikoji.properties.suite", "hanamikoji.properties.machine",
-           "hanamikoji.properties.profiles", "hanamikoji.properties.sample",
+MODULES = ["hanamikoji.properties.hanamikoji.engine_api", "hanamikoji.properties.hanamikoji.strategies",
+           "hanamikoji.properties.hanamikoji.invariants", "hanamikoji.properties.hanamikoji.resample",
+           "hanamikoji.properties.hanamikoji.suite", "hanamikoji.properties.hanamikoji.machine",
+           "hanamikoji.properties.profiles", "hanamikoji.properties.hanamikoji.sample",
            "hanamikoji.spec.coverage"]
 
 

@@ -9,12 +9,12 @@ from types import SimpleNamespace
 import attrs
 import pytest
 
-import hanamikoji.engine as E
+import hanamikoji.engine.hanamikoji as E
 from hanamikoji.engine.simulate import play_game
-from hanamikoji.properties import invariants as inv
-from hanamikoji.properties.strategies import Game
+from hanamikoji.properties.hanamikoji import invariants as inv
+from hanamikoji.properties.hanamikoji.strategies import Game
 
-SPEC = (Path(inv.__file__).resolve().parents[1] / "spec" / "rules.md").read_text(encoding="utf-8")
+SPEC = (Path(inv.__file__).resolve().parents[2] / "spec" / "hanamikoji" / "rules.md").read_text(encoding="utf-8")
 
 
 def rule_text(rule):

@@ -3,7 +3,7 @@
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from hanamikoji.properties.machine import games_machine
+from hanamikoji.properties.hanamikoji.machine import games_machine
 
 #: The state machine against the reference engine, as pytest collects it (the loaded profile).
 TestHanamikojiGames = games_machine().TestCase

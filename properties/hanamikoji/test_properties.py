@@ -5,9 +5,9 @@ import os
 import pytest
 from hypothesis import settings
 
-from hanamikoji.properties import invariants as inv
+from hanamikoji.properties.hanamikoji import invariants as inv
 from hanamikoji.properties.profiles import PROFILES
-from hanamikoji.properties.suite import PROPERTIES, PROPERTIES_BY_NAME
+from hanamikoji.properties.hanamikoji.suite import PROPERTIES, PROPERTIES_BY_NAME
 
 
 @pytest.mark.parametrize("prop", PROPERTIES, ids=lambda p: p.name)

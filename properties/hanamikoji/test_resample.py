@@ -6,11 +6,11 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 
-import hanamikoji.engine as E
+import hanamikoji.engine.hanamikoji as E
 from hanamikoji.engine.simulate import play_game
-from hanamikoji.properties.invariants import rounds_of
-from hanamikoji.properties.resample import hidden_cards, resample
-from hanamikoji.properties.strategies import first_players, game_states
+from hanamikoji.properties.hanamikoji.invariants import rounds_of
+from hanamikoji.properties.hanamikoji.resample import hidden_cards, resample
+from hanamikoji.properties.hanamikoji.strategies import first_players, game_states
 
 
 def cards(multiset):

@@ -3,8 +3,8 @@
 import attrs
 import pytest
 
-from hanamikoji.properties.sample import SampleOutcome, run_sample
-from hanamikoji.properties.suite import PROPERTIES
+from hanamikoji.properties.hanamikoji.sample import SampleOutcome, run_sample
+from hanamikoji.properties.hanamikoji.suite import PROPERTIES
 
 
 def test_the_sample_runs_every_property_and_the_reproducibility_check():

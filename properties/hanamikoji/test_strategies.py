@@ -6,10 +6,10 @@ import inspect
 import pytest
 from hypothesis import Phase, find, given, settings, strategies as st
 
-import hanamikoji.engine as E
-from hanamikoji.engine.record import read_record
-from hanamikoji.properties import strategies as S
-from hanamikoji.properties.invariants import CHARM, rounds_of
+import hanamikoji.engine.hanamikoji as E
+from hanamikoji.engine.hanamikoji.record import read_record
+from hanamikoji.properties.hanamikoji import strategies as S
+from hanamikoji.properties.hanamikoji.invariants import CHARM, rounds_of
 
 DECISION_TYPES = (E.Deal, E.Secret, E.TradeOff, E.Gift, E.Competition, E.GiftPick,
                   E.CompetitionPick)

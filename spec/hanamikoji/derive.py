@@ -34,8 +34,8 @@ from typing import Sequence
 import attrs
 import z3
 
-from hanamikoji.engine.cards import CHARM, GEISHA
-from hanamikoji.engine.rules import Reason
+from hanamikoji.engine.hanamikoji.cards import CHARM, GEISHA
+from hanamikoji.engine.hanamikoji.rules import Reason
 
 from .model import (
     GIFT_TAKEN_SIZE,

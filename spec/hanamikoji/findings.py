@@ -13,8 +13,8 @@ from typing import Sequence
 import attrs
 import z3
 
-from hanamikoji.engine import ITALIAN_THREE_ROUNDS, STANDARD, Reason, Result, Rules
-from hanamikoji.engine.cards import CHARM, GEISHA
+from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD, Reason, Result, Rules
+from hanamikoji.engine.hanamikoji.cards import CHARM, GEISHA
 
 from . import derive
 from .derive import Markers, Sides, plan_for_sides, reachability, round_relation

@@ -48,8 +48,8 @@ from typing import Iterable, Iterator, Sequence
 import attrs
 import z3
 
-from hanamikoji.engine.cards import CHARM, GEISHA
-from hanamikoji.engine.rules import Reason
+from hanamikoji.engine.hanamikoji.cards import CHARM, GEISHA
+from hanamikoji.engine.hanamikoji.rules import Reason
 
 #: The z3 value of a victory marker in the centre (the engine's ``None``, COMP-4).
 NEUTRAL = -1

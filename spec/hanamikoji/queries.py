@@ -153,7 +153,7 @@ class Query:
 
 def _q(name: str, question: str, method: str) -> Query:
     return Query(name, question, method,
-                 f"hanamikoji.spec.findings:{name.replace('-', '_')}")
+                 f"hanamikoji.spec.hanamikoji.findings:{name.replace('-', '_')}")
 
 
 CATALOGUE: tuple[Query, ...] = (

@@ -10,8 +10,8 @@ ones that use any come last, and all four are used), so the ones at positions up
 k + 1 of them, and exactly k + 1 cards have been drawn by then (TURN-2). The engine checks it all
 again when :meth:`Witness.replay` plays the decisions.
 
->>> from hanamikoji.engine import replay
->>> from hanamikoji.spec.derive import plan_for_sides
+>>> from hanamikoji.engine.hanamikoji import replay
+>>> from hanamikoji.spec.hanamikoji.derive import plan_for_sides
 >>> plan = plan_for_sides(((1, 1, 1, 1, 1, 1, 2), (1, 1, 1, 1, 1, 1, 2)))
 >>> deal, decisions = round_decisions(plan, starter=0)
 >>> state = replay((deal,) + decisions)
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import attrs
 
-from hanamikoji.engine import (
+from hanamikoji.engine.hanamikoji import (
     ALL_KINDS,
     ActionKind,
     Competition,
@@ -41,8 +41,8 @@ from hanamikoji.engine import (
     TradeOff,
     replay,
 )
-from hanamikoji.engine.cards import NUM_GEISHA, cards_of
-from hanamikoji.engine.record import to_record
+from hanamikoji.engine.hanamikoji.cards import NUM_GEISHA, cards_of
+from hanamikoji.engine.hanamikoji.record import to_record
 
 if TYPE_CHECKING:
     from .model import RoundPlan
