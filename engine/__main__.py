@@ -1,5 +1,5 @@
-"""``python -m hanamikoji.engine`` is the ``hanamikoji`` command."""
+"""``python -m hanamikoji.engine``: the ``hanamikoji`` command."""
 
-from .cli import run
+from hanamikoji.engine.core.cli import run
 
 run()

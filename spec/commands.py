@@ -10,8 +10,8 @@ import json
 import os
 import sys
 
-from hanamikoji.engine.cli import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.engine.commands import atomic_output
+from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.engine.core.commands import atomic_output
 
 from .hanamikoji.queries import CATALOGUE, by_name
 

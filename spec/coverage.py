@@ -271,7 +271,7 @@ def _render(coverage: Coverage) -> str:
 
 def main(args: argparse.Namespace) -> int:
     """``hanamikoji spec coverage``: 0 when every rule is checked and every cited ID exists."""
-    from hanamikoji.engine.cli import EXIT_FAILED, EXIT_OK, UsageError
+    from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
 
     if args.root is not None:
         root = Path(args.root)

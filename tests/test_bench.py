@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hanamikoji.engine.cli import main
+from hanamikoji.engine.core.cli import main
 
 
 def test_bench_prints_figures_as_json(capsys, tmp_path, monkeypatch):

@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from hanamikoji.engine.hanamikoji import Rules, apply, new_game
-from hanamikoji.engine.cli import main
-from hanamikoji.engine.diff import compare_engines
+from hanamikoji.engine.core.cli import main
+from hanamikoji.engine.core.diff import compare_engines
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
 from hanamikoji.engine.hanamikoji.protocol import parse_deal, parse_decision
 

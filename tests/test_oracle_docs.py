@@ -22,7 +22,7 @@ DOC = (ROOT / "docs" / "oracle.md").read_text()
 
 @pytest.mark.parametrize("name", ["protocol", "validate", "perft"])
 def test_docstring_examples(name):
-    module = importlib.import_module(f"hanamikoji.engine.{name}" if name == "validate" else f"hanamikoji.engine.hanamikoji.{name}")
+    module = importlib.import_module(f"hanamikoji.engine.core.{name}" if name == "validate" else f"hanamikoji.engine.hanamikoji.{name}")
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried and failures == 0
 
@@ -73,7 +73,7 @@ def test_the_oracle_commands_never_import_z3(tmp_path):
     game = tmp_path / "game.json"
     script = f"""
 import sys
-from hanamikoji.engine.cli import main
+from hanamikoji.engine.core.cli import main
 main(["play", "--seed", "1", "--record", {str(game)!r}])
 for argv in (["validate", {str(game)!r}], ["schema"], ["perft", "--seed", "0", "--depth", "2"],
              ["vectors", "--out", {str(tmp_path / "v")!r}],

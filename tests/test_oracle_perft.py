@@ -21,7 +21,7 @@ from hanamikoji.engine.hanamikoji import (
     apply,
     legal_actions,
 )
-from hanamikoji.engine.cli import main
+from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.hanamikoji.perft import divide, perft, round_start, seeded_deal
 from hanamikoji.engine.hanamikoji.protocol import parse_deal
 

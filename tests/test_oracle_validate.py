@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
-from hanamikoji.engine.cli import main
+from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.hanamikoji.record import to_record
-from hanamikoji.engine.simulate import play_game
-from hanamikoji.engine import validate as V
-from hanamikoji.engine.validate import Status, judge, judge_bytes, verdicts
+from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.engine.core import validate as V
+from hanamikoji.engine.core.validate import Status, judge, judge_bytes, verdicts
 
 
 def record(seed: int = 1, index: int = 0, rules=STANDARD) -> dict:

@@ -9,7 +9,7 @@ import pathlib
 import pytest
 
 from hanamikoji.engine.hanamikoji import apply, legal_actions, observe
-from hanamikoji.engine.cli import main
+from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.hanamikoji.protocol import parse_decision, view_json
 from hanamikoji.engine.hanamikoji.vectors import CORPUS, EXPECTED, FILES, RULE_ID, position
 

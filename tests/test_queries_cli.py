@@ -9,14 +9,14 @@ import sys
 import attrs
 import pytest
 
-from hanamikoji.engine.cli import main
+from hanamikoji.engine.core.cli import main
 from hanamikoji.spec import verify as verify_module
 from hanamikoji.spec.hanamikoji.queries import CATALOGUE
 from hanamikoji.spec.verify import PropertyRun, Report, run_verify
 
 
 def test_query_list_needs_no_z3():
-    code = ("import sys; from hanamikoji.engine.cli import main; "
+    code = ("import sys; from hanamikoji.engine.core.cli import main; "
             "rc = main(['query', '--list']); assert 'z3' not in sys.modules; sys.exit(rc)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -36,8 +36,8 @@ from collections import defaultdict
 from typing import Any
 
 from .actions import Deal, Decision
-from ..cli import EXIT_OK, UsageError
-from ..commands import cannot_read
+from ..core.cli import EXIT_OK, UsageError
+from ..core.commands import cannot_read
 from .errors import HanamikojiError
 from .game import (
     TURNS_PER_ROUND,
@@ -65,7 +65,7 @@ def round_start(deal: Deal, first_player: int = 0, rules: Rules = STANDARD) -> S
 
 def seeded_deal(seed: int) -> Deal:
     """The deal of game 0 of seed ``seed``, as ``hanamikoji play --seed`` deals it."""
-    from ..simulate import game_rng
+    from ..core.simulate import game_rng
 
     return random_deal(game_rng(seed, 0))
 
@@ -201,7 +201,7 @@ def load_deal(path: str) -> tuple[int, Deal]:
     """``(first_player, deal)`` from a JSON file ``{"first_player", "removed", "hands",
     "draws"}`` (the keys of the record format); a bad file raises :class:`UsageError`."""
     from .protocol import MalformedJSONError, parse_deal
-    from ..validate import NotJSONError, decode
+    from ..core.validate import NotJSONError, decode
 
     try:
         with open(path, "rb") as handle:

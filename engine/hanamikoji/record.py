@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from ..core import game as core
 from . import cards as C
 from .actions import (
     Competition,
@@ -42,26 +43,27 @@ _REASON_RULE = {Reason.GEISHA: "END-3", Reason.CHARM: "END-3", Reason.CHARM_OVER
 _LIMIT_REASONS = (Reason.ROUND_LIMIT_CHARM, Reason.ROUND_LIMIT_HIGHEST_GEISHA, Reason.SHARED)
 
 
-class RecordError(HanamikojiError):
+class RecordError(core.RecordError):
     """A record that cannot be accepted."""
 
 
-class MalformedRecordError(RecordError):
+class MalformedRecordError(RecordError, core.MalformedRecordError):
     """Not a record: wrong shape, type or value range, at JSON path ``path``."""
 
     def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
+        core.MalformedRecordError.__init__(self, path, message)
 
 
-class IllegalRecordError(RecordError):
-    """A well-formed record of a game the rules forbid: the first broken rule."""
+class IllegalRecordError(RecordError, core.IllegalRecordError):
+    """A well-formed record of a game the rules forbid: the first broken rule, with the round
+    and turn where it was broken (``where``: both, from 0, None where it does not apply)."""
 
     def __init__(self, message: str, rule: str, round: int | None = None,
                  turn: int | None = None) -> None:
         where = "" if round is None else f"round {round}, " if turn is not None else f"round {round}: "
         where += "" if turn is None else f"turn {turn}: "
-        super().__init__(where + message, rule)
+        core.IllegalRecordError.__init__(self, where + message, rule,
+                                         {"round": round, "turn": turn})
         self.round = round
         self.turn = turn
 

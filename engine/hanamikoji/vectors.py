@@ -43,7 +43,7 @@ from .actions import (
     Secret,
     TradeOff,
 )
-from ..cli import EXIT_OK, UsageError
+from ..core.cli import EXIT_OK, UsageError
 from .construct import round_for_sides
 from .errors import HanamikojiError
 from .game import (
@@ -68,8 +68,8 @@ from .protocol import (
 )
 from .record import to_record
 from .rules import ITALIAN_THREE_ROUNDS, STANDARD, Markers, Rules
-from ..simulate import play_game
-from ..validate import Status, judge, judge_bytes
+from ..core.simulate import play_game
+from ..core.validate import Status, judge, judge_bytes
 
 CORPUS = "hanamikoji-vectors/1"
 FILES = ("records.json", "decisions.json", "views.json", "perft.json")
@@ -144,7 +144,7 @@ def expected_record(given: dict[str, Any]) -> dict[str, Any]:
                            "result": result_json(verdict.result)}
     if verdict.status is Status.VALID:
         from .record import read_record
-        from ..validate import decode
+        from ..core.validate import decode
 
         document = given["record"] if "record" in given else decode(given["text"])
         out["legal_counts"] = legal_counts(read_record(document))
@@ -913,7 +913,7 @@ def _render(value: Any, depth: int) -> str:
 
 def write(directory: str) -> list[str]:
     """Write the corpus into ``directory`` (created if need be); the paths written."""
-    from ..commands import atomic_output
+    from ..core.commands import atomic_output
 
     if os.path.exists(directory) and not os.path.isdir(directory):
         raise UsageError(f"cannot write into {directory}: it is not a directory")

@@ -13,8 +13,8 @@ from typing import Iterator
 
 import attrs
 
-from .hanamikoji.game import State, random_game
-from .hanamikoji.rules import Rules
+from ..hanamikoji.game import State, random_game
+from ..hanamikoji.rules import Rules
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -65,7 +65,7 @@ def play_chunk(seed: int, start: int, count: int, rules_name: str,
     as JSON lines. Runs in a worker process; everything in and out is picklable."""
     import json
 
-    from .hanamikoji.record import to_record
+    from ..hanamikoji.record import to_record
 
     rules = Rules.named(rules_name)
     tally = Tally()

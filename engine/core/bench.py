@@ -85,7 +85,7 @@ def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
 
 def bench_rounds(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     """Time per game against its number of rounds (in process, after a warm-up)."""
-    from .hanamikoji.rules import STANDARD
+    from ..hanamikoji.rules import STANDARD
     from .simulate import play_game
 
     for index in range(500):
@@ -149,8 +149,8 @@ def bench_perft(ctx: Context, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[s
 def bench_perft_growth(ctx: Context, seed: int = 0, naive_depth: int = 4) -> list[dict[str, Any]]:
     """perft time against depth, in process: the transposition-aware count, and a plain walk of
     legal_actions/apply (which visits every node) for contrast."""
-    from .hanamikoji.game import apply, legal_actions
-    from .hanamikoji.perft import perft, round_start, seeded_deal
+    from ..hanamikoji.game import apply, legal_actions
+    from ..hanamikoji.perft import perft, round_start, seeded_deal
 
     state = round_start(seeded_deal(seed))
 

@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     _variant(play)
     play.add_argument("--first-player", type=int, choices=(0, 1), default=0)
     play.add_argument("--record", metavar="FILE", help="also write the game's record (JSON)")
-    play.set_defaults(handler="hanamikoji.engine.commands:play")
+    play.set_defaults(handler="hanamikoji.engine.core.commands:play")
 
     sim = commands.add_parser("simulate", help="play many uniform random games and summarise")
     sim.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workers", type=_positive, default=1,
                      help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    sim.set_defaults(handler="hanamikoji.engine.commands:simulate")
+    sim.set_defaults(handler="hanamikoji.engine.core.commands:simulate")
 
     bench = commands.add_parser("bench", help="measure the performance figures (whole processes)")
     bench.add_argument("--only", nargs="+", metavar="SECTION",
@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
-    bench.set_defaults(handler="hanamikoji.engine.bench:bench")
+    bench.set_defaults(handler="hanamikoji.engine.core.bench:bench")
 
     _oracle_commands(commands)
     _spec_commands(commands)
@@ -141,10 +141,10 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                           help="a JSON record, a JSON Lines file of records, or - for stdin")
     validate.add_argument("--json", action="store_true",
                           help="print one JSON verdict per record, in input order")
-    validate.set_defaults(handler="hanamikoji.engine.validate:run")
+    validate.set_defaults(handler="hanamikoji.engine.core.validate:run")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of hanamikoji-record/1")
-    schema.set_defaults(handler="hanamikoji.engine.validate:print_schema")
+    schema.set_defaults(handler="hanamikoji.engine.core.validate:print_schema")
 
     vectors = commands.add_parser("vectors", help="write the conformance vectors (JSON files)")
     vectors.add_argument("--out", required=True, metavar="DIR", help="directory to write into")
@@ -180,7 +180,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("--json", action="store_true", help="print the report as one JSON object")
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
-    diff.set_defaults(handler="hanamikoji.engine.diff:run")
+    diff.set_defaults(handler="hanamikoji.engine.core.diff:run")
 
 
 def _load(handler: str) -> Callable[[argparse.Namespace], int]:
@@ -220,6 +220,6 @@ def run() -> NoReturn:
 
 
 if __name__ == "__main__":  # pragma: no cover - use ``python -m hanamikoji.engine``
-    from hanamikoji.engine.cli import run as _run  # the one module, so error classes match
+    from hanamikoji.engine.core.cli import run as _run  # the one module, so error classes match
 
     _run()

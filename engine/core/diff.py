@@ -28,8 +28,8 @@ from typing import Any, Iterator, Sequence
 
 import attrs
 
-from .hanamikoji import cards as C
-from .hanamikoji.actions import (
+from ..hanamikoji import cards as C
+from ..hanamikoji.actions import (
     ALL_KINDS,
     Competition,
     CompetitionPick,
@@ -41,9 +41,9 @@ from .hanamikoji.actions import (
     TradeOff,
 )
 from .cli import EXIT_FAILED, EXIT_OK, UsageError
-from .hanamikoji.errors import HanamikojiError
-from .hanamikoji.game import Phase, State, apply, current_player, legal_actions, new_game, observe
-from .hanamikoji.protocol import (
+from ..hanamikoji.errors import HanamikojiError
+from ..hanamikoji.game import Phase, State, apply, current_player, legal_actions, new_game, observe
+from ..hanamikoji.protocol import (
     MalformedJSONError,
     deal_json,
     decision_json,
@@ -54,7 +54,7 @@ from .hanamikoji.protocol import (
     result_json,
     view_json,
 )
-from .hanamikoji.rules import PRESETS, Rules
+from ..hanamikoji.rules import PRESETS, Rules
 
 #: Rounds after which a game stops being compared (standard games rarely last this long).
 MAX_ROUNDS = 8
@@ -492,8 +492,8 @@ def _strategies() -> Any:
 
 def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
     """One game, drawn by Hypothesis from ``data``, compared at every step."""
-    from .hanamikoji.construct import round_for_sides
-    from .hanamikoji.vectors import IntentError, sides_for
+    from ..hanamikoji.construct import round_for_sides
+    from ..hanamikoji.vectors import IntentError, sides_for
 
     st, deals, targets, probes = _strategies()
     engine.ensure_started()

@@ -33,17 +33,17 @@ import attrs
 
 from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .commands import cannot_read
-from .hanamikoji.record import (
+from ..hanamikoji.record import (
     IllegalRecordError,
     MalformedRecordError,
     parse_record,
     replay_record,
 )
-from .hanamikoji.rules import Result
+from ..hanamikoji.rules import Result
 
 #: engine/ and spec/ are siblings both in the source tree and in the installed package
 #: (hanamikoji/engine, hanamikoji/spec), so the schema is found the same way from either.
-SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "spec" / "hanamikoji" / "record.schema.json"
+SCHEMA_PATH = pathlib.Path(__file__).resolve().parents[2] / "spec" / "hanamikoji" / "record.schema.json"
 #: A line longer than this is judged malformed without being held in memory.
 LINE_LIMIT = 1 << 24
 #: A file whose first line is not a JSON value is read as one document up to this size.
@@ -136,7 +136,7 @@ def decode(raw: bytes | str) -> Any:
     >>> decode(b'{"a": 1, "a": 2}')
     Traceback (most recent call last):
     ...
-    hanamikoji.engine.validate.NotJSONError: not JSON: the key "a" appears twice in one object
+    hanamikoji.engine.core.validate.NotJSONError: not JSON: the key "a" appears twice in one object
     """
     if isinstance(raw, bytes):
         try:
@@ -361,7 +361,7 @@ def run(args: argparse.Namespace) -> int:
                 elif verdict.judgement.status is not Status.VALID:
                     out.write(verdict.to_text() + "\n")
         except BrokenPipeError:
-            raise  # the reader of our output went away (| head): hanamikoji.engine.cli handles it
+            raise  # the reader of our output went away (| head): hanamikoji.engine.core.cli handles it
         except OSError as error:
             tally.unreadable += 1
             print(f"hanamikoji validate: error: cannot read {source}: "

@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from typing import IO, Iterator
 
 from .cli import EXIT_OK, UsageError
-from .hanamikoji.display import render_game
-from .hanamikoji.record import to_record
-from .hanamikoji.rules import Rules
+from ..hanamikoji.display import render_game
+from ..hanamikoji.record import to_record
+from ..hanamikoji.rules import Rules
 from .simulate import Tally, chunks, play_chunk, play_game
 
 
