@@ -57,20 +57,29 @@ def _seed(text: str) -> int:
 
 
 def _variant(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", choices=VARIANTS, default="standard",
-                        help="rules preset (default: standard)")
+    """The game and its options: --game, --players, --variant, --option (:mod:`.options`)."""
+    from .options import add_game_arguments
+
+    add_game_arguments(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="hanamikoji",
-                     description="Reference rules toolkit for Hanamikoji.")
+                     description="Reference rules toolkit for the games of its registry "
+                                 "(see 'hanamikoji games').")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
-    play = commands.add_parser("play", help="print one game of two uniform random players")
+    games = commands.add_parser("games", help="list the registered games, their options and "
+                                              "record formats")
+    games.add_argument("--json", action="store_true", help="print them as one JSON object")
+    games.set_defaults(handler="hanamikoji.engine.core.options:games_command")
+
+    play = commands.add_parser("play", help="print one game of uniform random players")
     play.add_argument("--seed", type=_seed, required=True, help="random seed")
     _variant(play)
-    play.add_argument("--first-player", type=int, choices=(0, 1), default=0)
+    play.add_argument("--first-player", type=_nonnegative, default=0, metavar="P",
+                      help="who begins (default 0)")
     play.add_argument("--record", metavar="FILE", help="also write the game's record (JSON)")
     play.set_defaults(handler="hanamikoji.engine.core.commands:play")
 
@@ -143,11 +152,13 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                           help="print one JSON verdict per record, in input order")
     validate.set_defaults(handler="hanamikoji.engine.core.validate:run")
 
-    schema = commands.add_parser("schema", help="print the JSON Schema of hanamikoji-record/1")
+    schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
+    schema.add_argument("--game", default=None, metavar="NAME", help="the game (default hanamikoji)")
     schema.set_defaults(handler="hanamikoji.engine.core.validate:print_schema")
 
     vectors = commands.add_parser("vectors", help="write the conformance vectors (JSON files)")
     vectors.add_argument("--out", required=True, metavar="DIR", help="directory to write into")
+    vectors.add_argument("--game", default=None, metavar="NAME", help="the game (default hanamikoji)")
     vectors.set_defaults(handler="hanamikoji.engine.hanamikoji.vectors:run")
 
     perft = commands.add_parser(
@@ -172,6 +183,9 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     diff.add_argument("--variant", choices=VARIANTS + ("both",), default="both",
                       help="rules preset of the games (default: both, drawn per game)")
+    diff.add_argument("--game", default=None, metavar="NAME", help="the game (default hanamikoji)")
+    diff.add_argument("--players", type=_positive, default=None, metavar="N",
+                      help="number of players (the game's default if not given)")
     diff.add_argument("--timeout", type=float, default=10.0,
                       help="seconds to wait for each answer (default 10)")
     diff.add_argument("--shrink", type=_nonnegative, default=200, metavar="GAMES",
@@ -181,6 +195,12 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
     diff.set_defaults(handler="hanamikoji.engine.core.diff:run")
+
+
+def _option_error() -> type[Exception]:
+    from .errors import OptionError
+
+    return OptionError
 
 
 def _load(handler: str) -> Callable[[argparse.Namespace], int]:
@@ -195,6 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _load(args.handler)(args)
     except UsageError as error:
+        print(f"hanamikoji {name}: error: {error}", file=sys.stderr)
+        code = EXIT_USAGE
+    except _option_error() as error:  # an unknown game or an option the game does not take
         print(f"hanamikoji {name}: error: {error}", file=sys.stderr)
         code = EXIT_USAGE
     except KeyboardInterrupt:
