@@ -173,7 +173,7 @@ def test_the_example_in_the_docs_is_a_real_game():
     import pathlib
     import re
 
-    from hanamikoji.engine.core.simulate import play_game
+    from hanamikoji.engine.hanamikoji.seeded import play_game
 
     text = (pathlib.Path(__file__).parent.parent / "docs" / "record-format.md").read_text()
     example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))

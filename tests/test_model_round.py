@@ -18,7 +18,7 @@ import z3
 from hypothesis import given, strategies as st
 
 from hanamikoji.engine.hanamikoji import CHARM, STANDARD, ITALIAN_THREE_ROUNDS, replay, score_markers
-from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.spec.hanamikoji import derive, model
 from hanamikoji.spec.hanamikoji.queries import by_name
 from hanamikoji.spec.hanamikoji.witness import round_decisions

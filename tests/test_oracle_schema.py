@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
 from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.hanamikoji.record import to_record
-from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.engine.core.validate import SCHEMA_PATH, Status, judge_bytes
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text())

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
 from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.hanamikoji.record import to_record
-from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.engine.core import validate as V
 from hanamikoji.engine.core.validate import Status, judge, judge_bytes, verdicts
 

@@ -86,7 +86,7 @@ def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
 def bench_rounds(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     """Time per game against its number of rounds (in process, after a warm-up)."""
     from ..hanamikoji.rules import STANDARD
-    from .simulate import play_game
+    from ..hanamikoji.seeded import play_game
 
     for index in range(500):
         play_game(99, index, STANDARD)

@@ -81,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--first-player", type=_nonnegative, default=0, metavar="P",
                       help="who begins (default 0)")
     play.add_argument("--record", metavar="FILE", help="also write the game's record (JSON)")
+    play.add_argument("--max-turns", type=_positive, default=None, metavar="N",
+                      help="stop once the game has lasted N of its units of length")
     play.set_defaults(handler="hanamikoji.engine.core.commands:play")
 
     sim = commands.add_parser("simulate", help="play many uniform random games and summarise")
@@ -91,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workers", type=_positive, default=1,
                      help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    sim.add_argument("--max-turns", type=_positive, default=None, metavar="N",
+                     help="stop a game once it has lasted N of the game's units of length "
+                          "(Maiko: turns; Hanamikoji: rounds) and report it as unfinished")
     sim.set_defaults(handler="hanamikoji.engine.core.commands:simulate")
 
     bench = commands.add_parser("bench", help="measure the performance figures (whole processes)")

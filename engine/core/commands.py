@@ -1,4 +1,4 @@
-"""Implementations of the engine's sub-commands (``play``, ``simulate``); see :mod:`.cli`."""
+"""Implementations of ``play`` and ``simulate`` for any game; see :mod:`.cli`."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ from contextlib import contextmanager
 from typing import IO, Iterator
 
 from .cli import EXIT_OK, UsageError
-from ..hanamikoji.display import render_game
-from ..hanamikoji.record import to_record
-from ..hanamikoji.rules import Rules
+from .options import game_and_config
 from .simulate import Tally, chunks, play_chunk, play_game
 
 
@@ -53,12 +51,21 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
 
 
 def play(args: argparse.Namespace) -> int:
-    state = play_game(args.seed, 0, Rules.named(args.variant), args.first_player)
-    if args.record:
+    game, config = game_and_config(args)
+    players = game.num_players(config)
+    if args.first_player >= players:
+        raise UsageError(f"--first-player {args.first_player}: {game.name} with {players} players "
+                         f"numbers them 0 to {players - 1}")
+    state = play_game(game, config, args.seed, 0, args.first_player,
+                      getattr(args, "max_turns", None))
+    if args.record and game.is_terminal(state):
         with atomic_output(args.record) as out:
-            out.write(json.dumps(to_record(state), indent=1) + "\n")
+            out.write(json.dumps(game.to_record(state), indent=1) + "\n")
     print(f"seed {args.seed}")
-    print("\n".join(render_game(state)))
+    print("\n".join(game.render(state)))
+    if not game.is_terminal(state):
+        unit, length = game.length(state)
+        print(f"unfinished after {length} {unit} (--max-turns {args.max_turns}); no record written")
     return EXIT_OK
 
 
@@ -74,18 +81,23 @@ def _progress(total: int):
 
 
 def summary(tally: Tally, seconds: float) -> dict:
-    return {
+    report = {
         "games": tally.games,
         "seconds": round(seconds, 4),
         "games_per_second": round(tally.games / seconds, 1) if seconds > 0 else None,
         "reasons": dict(sorted(tally.reasons.items())),
         "winners": dict(sorted(tally.winners.items())),
-        "rounds": {str(k): v for k, v in sorted(tally.rounds.items())},
+        tally.unit: {str(k): v for k, v in sorted(tally.lengths.items())},
     }
+    if tally.unfinished:
+        report["unfinished"] = tally.unfinished
+    return report
 
 
 def simulate(args: argparse.Namespace) -> int:
-    rules = Rules.named(args.variant)
+    game, config = game_and_config(args)
+    options = game.options_of(config)
+    max_turns = getattr(args, "max_turns", None)
     tally = Tally()
     pieces = chunks(args.games)
     workers = min(args.workers, len(pieces))
@@ -103,7 +115,7 @@ def simulate(args: argparse.Namespace) -> int:
             progress.start()
             task = progress.add_task("simulating", total=args.games)
         try:
-            jobs = [(args.seed, first, count, rules.name, out is not None)
+            jobs = [(game.name, options, args.seed, first, count, 0, out is not None, max_turns)
                     for first, count in pieces]
             # Game i always uses its own seed (simulate.game_rng), and pieces come back in
             # order, so any number of workers gives the same games, tally and records.
@@ -125,11 +137,16 @@ def simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"{report['games']} games of {rules.name} in {report['seconds']:.2f} s "
+        described = ", ".join(f"{k} {v}" for k, v in options.items())
+        print(f"{report['games']} games of {game.name} ({described}) in {report['seconds']:.2f} s "
               f"({report['games_per_second']} games/s), seed {args.seed}")
         print("results by reason: " + ", ".join(f"{k} {v}" for k, v in report["reasons"].items()))
         print("winners:           " + ", ".join(f"{k} {v}" for k, v in report["winners"].items()))
-        print("rounds per game:   " + ", ".join(f"{k}: {v}" for k, v in report["rounds"].items()))
+        print(f"{tally.unit} per game:".ljust(19)
+              + ", ".join(f"{k}: {v}" for k, v in report[tally.unit].items()))
+        if tally.unfinished:
+            print(f"unfinished:        {tally.unfinished} (stopped at --max-turns {max_turns}; "
+                  "not counted as results, no records written)")
         if args.records:
             print(f"records written to {args.records}")
     return EXIT_OK

@@ -2,7 +2,10 @@
 
 Games are named here by the module that builds them, and imported only when asked for, so the
 core never imports a game and ``hanamikoji games`` costs no game's import until one is used.
-:func:`register` adds a game at run time (the test game of tests/ does).
+Three ways add a game: :func:`register` at run time; the environment variable
+``HANAMIKOJI_GAMES`` (``name=module:attribute``, several separated by commas), which reaches
+every process a command starts, adapters included (the test game of tests/ uses it); and the
+built-in table below.
 
 >>> [name for name in names()][:1]
 ['hanamikoji']
@@ -11,6 +14,7 @@ core never imports a game and ``hanamikoji games`` costs no game's import until 
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Iterator
 
 from .errors import OptionError
@@ -25,6 +29,8 @@ _BUILT_IN: dict[str, str] = {
     "hanamikoji": "hanamikoji.engine.hanamikoji.game_type:GAME",
     "maiko": "hanamikoji.engine.maiko.game_type:GAME",
 }
+#: Added from the environment: the same form as the built-in table.
+ENVIRONMENT = "HANAMIKOJI_GAMES"
 _LOADED: dict[str, Game] = {}
 _ADDED: dict[str, Game] = {}
 
@@ -46,10 +52,25 @@ def unregister(name: str) -> None:
     _ADDED.pop(name, None)
 
 
+def _from_environment() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for item in os.environ.get(ENVIRONMENT, "").split(","):
+        name, equals, target = item.strip().partition("=")
+        if equals and name and ":" in target:
+            table[name.strip()] = target.strip()
+    return table
+
+
+def _targets() -> dict[str, str]:
+    return {**_BUILT_IN, **{k: v for k, v in _from_environment().items() if k not in _BUILT_IN}}
+
+
 def names() -> Iterator[str]:
-    """Every registered game's name: built-in ones first, in their order, then added ones."""
-    yield from _BUILT_IN
-    yield from (name for name in _ADDED if name not in _BUILT_IN)
+    """Every registered game's name: built-in ones first, in their order, then those of the
+    environment, then those added by :func:`register`."""
+    targets = _targets()
+    yield from targets
+    yield from (name for name in _ADDED if name not in targets)
 
 
 def available() -> Iterator[str]:
@@ -70,7 +91,7 @@ def get(name: str | None = None) -> Game:
         return _ADDED[name]
     if name in _LOADED:
         return _LOADED[name]
-    target = _BUILT_IN.get(name)
+    target = _targets().get(name)
     if target is None:
         raise UnknownGameError(f"unknown game {name!r}; expected one of: "
                                + ", ".join(names()))

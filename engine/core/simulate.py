@@ -1,20 +1,22 @@
-"""Uniform random play: the games behind ``hanamikoji play`` and ``hanamikoji simulate``.
+"""Uniform random play of any game: the games behind ``hanamikoji play`` and ``simulate``.
 
 Game ``i`` of seed ``s`` draws from its own ``random.Random`` seeded with the string ``"s/i"``
 (hashed with SHA-512 by ``random``, so independent of PYTHONHASHSEED and of the process): the same
-seed gives the same games in any process, in any order, on any number of workers.
+seed gives the same games in any process, in any order, on any number of workers. Chance is
+drawn through the game (:meth:`Game.sample_chance`), every decision uniformly from
+:meth:`Game.legal_actions`.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
-from typing import Iterator
+from typing import Any, Mapping
 
 import attrs
 
-from ..hanamikoji.game import State, random_game
-from ..hanamikoji.rules import Rules
+from .game import CHANCE, Game
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -22,58 +24,83 @@ def game_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"{seed}/{index}")
 
 
-def play_game(seed: int, index: int, rules: Rules, first_player: int = 0) -> State:
-    """Game ``index`` of seed ``seed``: every decision uniform over the legal ones."""
-    return random_game(game_rng(seed, index), rules, first_player)
+def play_game(game: Game, config: Any, seed: int, index: int, first_player: int = 0,
+              max_turns: int | None = None) -> Any:
+    """Game ``index`` of seed ``seed``, played to its end, or until it has lasted ``max_turns``
+    of the game's own unit of length (:meth:`Game.length`) if given."""
+    rng = game_rng(seed, index)
+    if max_turns is None:
+        return game.random_game(rng, config, first_player)
+    state = game.new_game(config, first_player)
+    while not game.is_terminal(state) and game.length(state)[1] <= max_turns:
+        if game.current_player(state) == CHANCE:
+            state = game.apply(state, game.sample_chance(state, rng))
+        else:
+            state = game.apply(state, rng.choice(game.legal_actions(state)))
+    return state
 
 
-def games(seed: int, count: int, rules: Rules, start: int = 0) -> Iterator[State]:
-    for index in range(start, start + count):
-        yield play_game(seed, index, rules)
+def winners_key(winners: tuple[int, ...], players: int) -> str:
+    """``"1"`` for a win, ``"shared"`` for a victory shared by every player, ``"0+2"`` for one
+    shared by some."""
+    if len(winners) == 1:
+        return str(winners[0])
+    if len(winners) == players:
+        return "shared"
+    return "+".join(map(str, winners))
 
 
 @attrs.define
 class Tally:
-    """Counts of results by reason and winner, and of rounds per game."""
+    """Counts of results by reason and winners, of game lengths, and of unfinished games."""
 
     games: int = 0
+    unit: str = "decisions"
     reasons: Counter = attrs.field(factory=Counter)
     winners: Counter = attrs.field(factory=Counter)
-    rounds: Counter = attrs.field(factory=Counter)
+    lengths: Counter = attrs.field(factory=Counter)
+    unfinished: int = 0
 
-    def add(self, state: State) -> None:
-        assert state.result is not None
+    def add(self, game: Game, state: Any) -> None:
         self.games += 1
-        self.reasons[state.result.reason.value] += 1
-        winner = state.result.winner
-        self.winners["shared" if winner is None else str(winner)] += 1
-        self.rounds[state.round + 1] += 1
+        self.unit, length = game.length(state)
+        outcome = game.outcome(state)
+        if outcome is None:
+            self.unfinished += 1
+            return
+        self.reasons[outcome.reason] += 1
+        self.winners[winners_key(outcome.winners, len(game.players(state)))] += 1
+        self.lengths[length] += 1
 
     def merge(self, other: "Tally") -> None:
         self.games += other.games
+        self.unit = other.unit
         self.reasons.update(other.reasons)
         self.winners.update(other.winners)
-        self.rounds.update(other.rounds)
+        self.lengths.update(other.lengths)
+        self.unfinished += other.unfinished
 
 
 CHUNK = 200  # games per task handed to a worker process
 
 
-def play_chunk(seed: int, start: int, count: int, rules_name: str,
-               with_records: bool) -> tuple[Tally, list[str]]:
-    """Games ``start .. start + count - 1`` of ``seed``: their tally and, if asked, their records
-    as JSON lines. Runs in a worker process; everything in and out is picklable."""
-    import json
+def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int, count: int,
+               first_player: int, with_records: bool,
+               max_turns: int | None = None) -> tuple[Tally, list[str]]:
+    """Games ``start .. start + count - 1`` of ``seed``: their tally and, if asked, the records
+    of the finished ones as JSON lines. Runs in a worker process; everything in and out is
+    picklable (the game travels by name)."""
+    from .registry import get
 
-    from ..hanamikoji.record import to_record
-
-    rules = Rules.named(rules_name)
+    game = get(game_name)
+    config = game.configure(options)
     tally = Tally()
     lines: list[str] = []
-    for state in games(seed, count, rules, start):
-        tally.add(state)
-        if with_records:
-            lines.append(json.dumps(to_record(state), separators=(",", ":")))
+    for index in range(start, start + count):
+        state = play_game(game, config, seed, index, first_player, max_turns)
+        tally.add(game, state)
+        if with_records and game.is_terminal(state):
+            lines.append(json.dumps(game.to_record(state), separators=(",", ":")))
     return tally, lines
 
 

@@ -68,7 +68,7 @@ from .protocol import (
 )
 from .record import to_record
 from .rules import ITALIAN_THREE_ROUNDS, STANDARD, Markers, Rules
-from ..core.simulate import play_game
+from .seeded import play_game
 from ..core.validate import Status, judge, judge_bytes
 
 CORPUS = "hanamikoji-vectors/1"

@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 import hanamikoji.engine.hanamikoji as E
-from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.properties.hanamikoji import invariants as inv
 from hanamikoji.properties.hanamikoji.strategies import Game
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import hanamikoji.engine.hanamikoji as E
-from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.properties.hanamikoji.invariants import rounds_of
 from hanamikoji.properties.hanamikoji.resample import hidden_cards, resample
 from hanamikoji.properties.hanamikoji.strategies import first_players, game_states
