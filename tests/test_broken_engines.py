@@ -15,7 +15,7 @@ from hanamikoji.properties.hanamikoji.invariants import seeded_games_are_reprodu
 from hanamikoji.properties.hanamikoji.machine import games_machine
 from hanamikoji.properties.hanamikoji.sample import run_sample
 from hanamikoji.properties.hanamikoji.suite import PROPERTIES_BY_NAME, SUPPRESSED
-from hanamikoji.spec.coverage import spec_rule_ids
+from hanamikoji.spec.core.coverage import spec_rule_ids
 
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:  # broken_engines is a module of tests/, as other tools load it

@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 from hanamikoji.engine.core.cli import main
-from hanamikoji.spec.coverage import citations_in, rule_ids_in, scan, spec_rule_ids
+from hanamikoji.spec.core.coverage import RULE_ID, citations_in, rule_ids_in, scan, spec_rule_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 # Built at run time, so that this file does not cite a rule ID that does not exist.
@@ -37,8 +37,10 @@ def test_the_checkout_has_no_uncovered_rule_and_no_unknown_id(capsys):
     report = json.loads(out)
     assert (code, err) == (0, "")
     assert report["uncovered"] == [] and report["unknown"] == []
-    spec_text = (ROOT / "spec" / "hanamikoji" / "rules.md").read_text(encoding="utf-8")
-    assert [r["id"] for r in report["rules"]] == _bullets_by_hand(spec_text)
+    specs = [ROOT / g["spec"] for g in report["games"]]
+    assert "spec/hanamikoji/rules.md" in [g["spec"] for g in report["games"]]
+    by_hand = [rule for spec in specs for rule in _bullets_by_hand(spec.read_text(encoding="utf-8"))]
+    assert [r["id"] for r in report["rules"]] == by_hand
     assert all(r["cited_by"] for r in report["rules"])
 
 
@@ -51,8 +53,11 @@ def test_the_human_table_lists_every_rule_and_a_summary(capsys, monkeypatch):
     monkeypatch.chdir(ROOT / "properties")  # found from a subfolder of the checkout
     code, out, _ = run(capsys)
     assert code == 0
-    rows = [line.split()[0] for line in out.splitlines()[1:-1]]
-    assert rows == list(spec_rule_ids())
+    rows = [line.split()[0] for line in out.splitlines()[:-1]
+            if RULE_ID.fullmatch(line.split()[0] if line.split() else "")]
+    games = [line.split()[0] for line in out.splitlines() if line.endswith("rules.md)")]
+    assert games[0] == "hanamikoji"
+    assert rows == [rule for game in games for rule in spec_rule_ids(game)]
     n = len(rows)
     assert out.splitlines()[-1] == f"{n} of {n} rules cited by a check; 0 uncovered, 0 unknown IDs cited"
 
@@ -141,7 +146,7 @@ def test_a_missing_root_or_checkout_is_a_usage_error(tmp_path, capsys, monkeypat
     assert err.startswith("hanamikoji spec coverage: error: --root ") and err.count("\n") == 1
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys)
-    assert code == 2 and "no hanamikoji checkout at or above" in err
+    assert code == 2 and "no checkout of this toolkit at or above" in err
     (tmp_path / "spec" / "hanamikoji").mkdir(parents=True)
     (tmp_path / "spec" / "hanamikoji" / "rules.md").write_text("# no rules\n", encoding="utf-8")
     code, _, err = run(capsys, "--root", str(tmp_path))
@@ -166,5 +171,6 @@ def test_the_command_does_not_import_z3():
 
 def test_scan_and_command_agree():
     coverage = scan(ROOT)
-    assert coverage.ok and len(coverage.rules) == len(spec_rule_ids())
+    assert coverage.ok and len(coverage.rules) == sum(len(spec_rule_ids(game))
+                                                      for game, _, _ in coverage.games)
     assert re.fullmatch(r"[A-Z]+(-[A-Z]+)*-\d+", coverage.rules[0].id)

@@ -10,9 +10,9 @@ import attrs
 import pytest
 
 from hanamikoji.engine.core.cli import main
-from hanamikoji.spec import verify as verify_module
+from hanamikoji.spec.core import verify as verify_module
 from hanamikoji.spec.hanamikoji.queries import CATALOGUE
-from hanamikoji.spec.verify import PropertyRun, Report, run_verify
+from hanamikoji.spec.core.verify import PropertyRun, Report, run_verify
 
 
 def test_query_list_needs_no_z3():

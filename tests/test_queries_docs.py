@@ -11,7 +11,7 @@ from hanamikoji.engine.hanamikoji import charm, geisha_count
 
 from hanamikoji.spec.hanamikoji.model import Deadline
 from hanamikoji.spec.hanamikoji.queries import CATALOGUE
-from hanamikoji.spec.verify import answer_text
+from hanamikoji.spec.core.verify import answer_text
 
 from .test_queries import answer, rule_ids
 

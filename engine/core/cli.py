@@ -119,7 +119,7 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     query.add_argument("name", nargs="?", metavar="NAME", help="the query (see --list)")
     query.add_argument("--list", action="store_true", help="list the queries and their questions")
     query.add_argument("--json", action="store_true", help="print the answer as one JSON object")
-    query.set_defaults(handler="hanamikoji.spec.commands:query")
+    query.set_defaults(handler="hanamikoji.spec.core.commands:query")
 
     verify = commands.add_parser(
         "verify", help="answer every query and sample the property suite: the main job")
@@ -128,12 +128,12 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     verify.add_argument("--max-examples", type=_positive, default=10,
                         help="Hypothesis examples per sampled property (default 10)")
     verify.add_argument("--seed", type=_seed, default=0, help="property sample seed (default 0)")
-    verify.set_defaults(handler="hanamikoji.spec.commands:verify")
+    verify.set_defaults(handler="hanamikoji.spec.core.commands:verify")
 
 
 def _spec_commands(commands: argparse._SubParsersAction) -> None:
     """spec coverage: rule traceability (spec/coverage.py)."""
-    spec = commands.add_parser("spec", help="questions about the rules text (spec/rules.md)")
+    spec = commands.add_parser("spec", help="questions about the games' rules texts (spec/)")
     spec_commands = spec.add_subparsers(dest="spec_command", metavar="SPEC_COMMAND",
                                         parser_class=_Parser)
     spec_commands.required = True
@@ -141,9 +141,11 @@ def _spec_commands(commands: argparse._SubParsersAction) -> None:
         "coverage", help="list every rule ID with the tests and properties that cite it")
     coverage.add_argument("--json", action="store_true",
                           help='print {"rules": [...], "uncovered": [...], "unknown": [...]}')
+    coverage.add_argument("--game", default=None, metavar="NAME",
+                          help="only this game's spec (default: every registered game's)")
     coverage.add_argument("--root", metavar="DIR",
                           help="the checkout to read (default: found from the current folder)")
-    coverage.set_defaults(handler="hanamikoji.spec.coverage:main")
+    coverage.set_defaults(handler="hanamikoji.spec.core.coverage:main")
 
 
 def _oracle_commands(commands: argparse._SubParsersAction) -> None:

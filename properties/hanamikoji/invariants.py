@@ -127,7 +127,7 @@ def rule_ids(function: Callable[..., Any]) -> tuple[str, ...]:
     >>> rule_ids(cards_are_conserved)
     ('COMP-2', 'DEAL-1', 'ACT-GIFT-1', 'ACT-COMP-1', 'UPDATE-1')
     """
-    from hanamikoji.spec.coverage import RULE_ID
+    from hanamikoji.spec.core.coverage import RULE_ID
 
     return tuple(dict.fromkeys(RULE_ID.findall(function.__doc__ or "")))
 
@@ -767,7 +767,7 @@ def legal_actions_all_apply(state: Any, *, engine: Engine = REFERENCE) -> None:
 
 @functools.cache
 def _known_rule_ids() -> frozenset[str]:
-    from hanamikoji.spec.coverage import spec_rule_ids
+    from hanamikoji.spec.core.coverage import spec_rule_ids
 
     return frozenset(spec_rule_ids())
 

@@ -9,7 +9,7 @@ MODULES = ["hanamikoji.properties.hanamikoji.engine_api", "hanamikoji.properties
            "hanamikoji.properties.hanamikoji.invariants", "hanamikoji.properties.hanamikoji.resample",
            "hanamikoji.properties.hanamikoji.suite", "hanamikoji.properties.hanamikoji.machine",
            "hanamikoji.properties.profiles", "hanamikoji.properties.hanamikoji.sample",
-           "hanamikoji.spec.coverage"]
+           "hanamikoji.spec.core.coverage"]
 
 
 @pytest.mark.parametrize("name", MODULES)

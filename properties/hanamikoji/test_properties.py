@@ -25,7 +25,7 @@ def test_every_invariant_of_the_module_is_run_by_a_property_or_the_reproducibili
 
 
 def test_each_invariant_cites_rule_ids_of_the_spec_in_a_one_line_summary():
-    from hanamikoji.spec.coverage import spec_rule_ids
+    from hanamikoji.spec.core.coverage import spec_rule_ids
 
     known = set(spec_rule_ids())
     for prop in PROPERTIES:

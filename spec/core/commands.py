@@ -13,7 +13,7 @@ import sys
 from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
 from hanamikoji.engine.core.commands import atomic_output
 
-from .hanamikoji.queries import CATALOGUE, by_name
+from ..hanamikoji.queries import CATALOGUE, by_name
 
 
 def query(args: argparse.Namespace) -> int:

@@ -1,21 +1,25 @@
-"""Rule traceability: which tests and properties check each rule of spec/rules.md.
+"""Rule traceability: which tests and properties check each rule of every game's spec.
 
-``hanamikoji spec coverage [--json] [--root DIR]`` lists every rule ID with the checks that cite
-it, and exits 1 when a rule is cited by no check or when a file cites an ID that does not exist.
+``hanamikoji spec coverage [--game NAME] [--json] [--root DIR]`` lists every rule ID of every
+registered game (or of one) with the checks that cite it, and exits 1 when a rule is cited by no
+check or when a file cites an ID that does not exist.
 
 What counts:
 
-* The rules are the bullets ``- **ID** ...`` of spec/rules.md (:data:`SPEC_BULLET`).
+* The rules are the bullets ``- **ID** ...`` (:data:`SPEC_BULLET`) of each game's spec file
+  (:attr:`Game.spec_file`, relative to the checkout: spec/hanamikoji/rules.md, ...). A game is
+  reached through the registry only; its IDs carry its own prefix, so one scan serves all.
 * A citation is any token of the ID form (:data:`RULE_ID`) in a ``.py`` file under tests/ or
   properties/ (code, docstrings, comments and strings alike), attributed to the innermost
   function or class around it, decorators included.
-* It is a check when that function or class is in a test file (``test_*.py``) or in
-  properties/machine.py (the state machine's rules and invariants), or when it is an invariant:
-  a public function of properties/invariants.py whose one-line docstring (its first paragraph)
+* It is a check when that function or class is in a test file (``test_*.py``) or in a
+  ``machine.py`` of properties/ (a state machine's rules and invariants), or when it is an
+  invariant: a public function of an ``invariants.py`` of properties/ whose one-line docstring
+  (its first paragraph)
   cites the ID; the invariants run in the property tests. Text outside a function or class,
   and other modules (strategies, the broken engines), are mentions, not checks.
-* Every ID-like token whose first word is a rule family of the spec (``DEAL``, ``ACT``,
-  ``VAR``...) must name a rule, wherever it appears in tests/ and properties/: ``DEAL-9`` is
+* Every ID-like token whose first word is a rule family of a spec (``DEAL``, ``ACT``,
+  ``VAR``, ``MK``...) must name a rule, wherever it appears in tests/ and properties/: ``DEAL-9`` is
   reported as unknown, ``UTF-8`` is not a citation at all.
 * Citations in engine/ are implementations, not checks; they are listed apart
   (``implemented_by``) and never cover a rule.
@@ -77,11 +81,13 @@ class RuleCoverage:
 
 @attrs.frozen
 class Coverage:
-    """The traceability table: every rule in spec order, the uncovered and the unknown IDs."""
+    """The traceability table: every rule in spec order (the games' specs one after another),
+    the uncovered and the unknown IDs, and which game each rule belongs to."""
 
     rules: tuple[RuleCoverage, ...]
     uncovered: tuple[str, ...]
     unknown: tuple[Citation, ...]
+    games: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # (game, spec file, its rule IDs)
 
     @property
     def ok(self) -> bool:
@@ -93,6 +99,9 @@ class Coverage:
                        "implemented_by": list(r.implemented_by)} for r in self.rules],
             "uncovered": list(self.uncovered),
             "unknown": [{"id": c.rule, "where": f"{c.path}:{c.line}"} for c in self.unknown],
+            "games": [{"game": game, "spec": spec, "rules": len(ids),
+                       "uncovered": [r for r in self.uncovered if r in ids]}
+                      for game, spec, ids in self.games],
         }
 
 
@@ -109,17 +118,26 @@ def rule_ids_in(text: str) -> tuple[tuple[str, str], ...]:
 
 
 @functools.cache
-def spec_rule_ids() -> tuple[str, ...]:
-    """The rule IDs of the packaged spec/rules.md, in order."""
-    import hanamikoji.spec.hanamikoji
+def spec_rule_ids(game: str | None = None) -> tuple[str, ...]:
+    """The rule IDs of the packaged spec of ``game`` (default: the registry's default), in order."""
+    from hanamikoji.engine.core.registry import get
 
-    # The package's folder, as the import system found it (an editable install may map it).
-    for folder in hanamikoji.spec.hanamikoji.__path__:
-        path = Path(folder) / "rules.md"
-        if path.is_file():
-            return tuple(rule for rule, _ in rule_ids_in(path.read_text(encoding="utf-8")))
-    text = resources.files("hanamikoji.spec.hanamikoji").joinpath("rules.md").read_text(encoding="utf-8")
-    return tuple(rule for rule, _ in rule_ids_in(text))
+    spec = get(game).spec_file
+    if spec.startswith("spec/"):  # packaged with the toolkit: hanamikoji.spec.<game>/rules.md
+        package = "hanamikoji.spec." + ".".join(Path(spec).parent.parts[1:])
+        text = resources.files(package).joinpath(Path(spec).name).read_text(encoding="utf-8")
+        return tuple(rule for rule, _ in rule_ids_in(text))
+    return ()
+
+
+def game_specs(root: Path, only: str | None = None) -> list[tuple[str, str]]:
+    """``(game, spec file)`` of every registered game (or of ``only``) whose spec file is in the
+    checkout at ``root``."""
+    from hanamikoji.engine.core.registry import available, get
+
+    names = [only] if only is not None else list(available())
+    return [(name, get(name).spec_file) for name in names
+            if (root / get(name).spec_file).is_file()]
 
 
 def _family(rule: str) -> str:
@@ -214,9 +232,16 @@ def _python_files(root: Path, folder: str) -> list[Path]:
     return sorted(p for p in base.rglob("*.py") if "__pycache__" not in p.parts)
 
 
-def scan(root: Path) -> Coverage:
-    """The coverage of the checkout at ``root`` (spec/rules.md, tests/, properties/, engine/)."""
-    rules = rule_ids_in((root / "spec" / "hanamikoji" / "rules.md").read_text(encoding="utf-8"))
+def scan(root: Path, specs: list[tuple[str, str]] | None = None) -> Coverage:
+    """The coverage of the checkout at ``root``: the rules of each ``(game, spec file)`` (by
+    default every registered game's), cited from tests/ and properties/, implemented in engine/."""
+    specs = game_specs(root) if specs is None else specs
+    rules: list[tuple[str, str]] = []
+    games = []
+    for game, spec in specs:
+        found = rule_ids_in((root / spec).read_text(encoding="utf-8"))
+        rules.extend(found)
+        games.append((game, spec, tuple(rule for rule, _ in found)))
     known = {rule for rule, _ in rules}
     families = frozenset(_family(rule) for rule in known)
     checks: dict[str, list[str]] = {rule: [] for rule in known}
@@ -237,13 +262,16 @@ def scan(root: Path) -> Coverage:
     table = tuple(RuleCoverage(rule, title, tuple(checks[rule]), tuple(implemented[rule]))
                   for rule, title in rules)
     uncovered = tuple(r.id for r in table if not r.cited_by)
-    return Coverage(table, uncovered, tuple(unknown))
+    return Coverage(table, uncovered, tuple(unknown), tuple(games))
 
 
 def find_root(start: Path) -> Path | None:
-    """The nearest folder at or above ``start`` with spec/rules.md, tests/ and properties/."""
+    """The nearest folder at or above ``start`` with spec/, tests/ and properties/ and the
+    default game's spec file."""
+    from hanamikoji.engine.core.registry import get
+
     for folder in (start, *start.parents):
-        if ((folder / "spec" / "hanamikoji" / "rules.md").is_file() and (folder / "tests").is_dir()
+        if ((folder / get().spec_file).is_file() and (folder / "tests").is_dir()
                 and (folder / "properties").is_dir()):
             return folder
     return None
@@ -254,11 +282,18 @@ def find_root(start: Path) -> Path | None:
 
 def _render(coverage: Coverage) -> str:
     width = max(len(r.id) for r in coverage.rules)
-    lines = [f"{'rule':<{width}}  checks  cited by"]
-    for r in coverage.rules:
-        shown = ", ".join(r.cited_by[:3]) + (f", +{len(r.cited_by) - 3} more"
-                                             if len(r.cited_by) > 3 else "")
-        lines.append(f"{r.id:<{width}}  {len(r.cited_by):>6}  {shown or 'UNCOVERED'}")
+    by_id = {r.id: r for r in coverage.rules}
+    lines = []
+    for game, spec, ids in coverage.games:
+        lines.append(f"{game} ({spec})")
+        lines.append(f"{'rule':<{width}}  checks  cited by")
+        for r in (by_id[i] for i in ids):
+            shown = ", ".join(r.cited_by[:3]) + (f", +{len(r.cited_by) - 3} more"
+                                                 if len(r.cited_by) > 3 else "")
+            lines.append(f"{r.id:<{width}}  {len(r.cited_by):>6}  {shown or 'UNCOVERED'}")
+        missing = [i for i in ids if i in coverage.uncovered]
+        lines.append(f"{game}: {len(ids) - len(missing)} of {len(ids)} rules cited by a check")
+        lines.append("")
     covered = len(coverage.rules) - len(coverage.uncovered)
     lines.append(f"{covered} of {len(coverage.rules)} rules cited by a check; "
                  f"{len(coverage.uncovered)} uncovered, {len(coverage.unknown)} unknown IDs cited")
@@ -272,21 +307,24 @@ def _render(coverage: Coverage) -> str:
 def main(args: argparse.Namespace) -> int:
     """``hanamikoji spec coverage``: 0 when every rule is checked and every cited ID exists."""
     from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
+    from hanamikoji.engine.core.registry import get
 
+    only = getattr(args, "game", None)
+    spec = get(only).spec_file
     if args.root is not None:
         root = Path(args.root)
-        if not (root / "spec" / "hanamikoji" / "rules.md").is_file():
-            raise UsageError(f"--root {args.root}: no spec/rules.md there; expected the folder of "
-                             "a hanamikoji checkout")
+        if not (root / spec).is_file():
+            raise UsageError(f"--root {args.root}: no {spec} there; expected the folder of "
+                             "a checkout of this toolkit")
     else:
         found = find_root(Path.cwd().resolve())
         if found is None:
-            raise UsageError(f"no hanamikoji checkout at or above {Path.cwd()}: expected a folder "
-                             "with spec/rules.md, tests/ and properties/ (or give --root DIR)")
+            raise UsageError(f"no checkout of this toolkit at or above {Path.cwd()}: expected a "
+                             f"folder with {spec}, tests/ and properties/ (or give --root DIR)")
         root = found
-    coverage = scan(root)
+    coverage = scan(root, game_specs(root, only))
     if not coverage.rules:
-        raise UsageError(f"{root / 'spec' / 'hanamikoji' / 'rules.md'}: no rule bullets '- **ID** Title.' found")
+        raise UsageError(f"{root / spec}: no rule bullets '- **ID** Title.' found")
     if args.json:
         print(json.dumps(coverage.to_json(), indent=1))
     else:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from .hanamikoji.queries import CATALOGUE, QUERY_BUDGET_SECONDS, Answer
+from ..hanamikoji.queries import CATALOGUE, QUERY_BUDGET_SECONDS, Answer
 
 FORMAT = "hanamikoji-verify/1"
 DEFAULT_EXAMPLES = 10
