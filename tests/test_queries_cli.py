@@ -53,16 +53,16 @@ def test_query_usage_errors_are_one_line(argv, capsys):
 
 
 def _with_sample(monkeypatch, runs, error=None):
-    monkeypatch.setattr(verify_module, "sample_properties", lambda n, seed: (runs, error))
+    monkeypatch.setattr(verify_module, "sample_properties", lambda game, n, seed: (runs, error))
 
 
 def test_verify_writes_markdown_and_json(tmp_path, monkeypatch, capsys):
     _with_sample(monkeypatch, (PropertyRun("a-property", ("SCORE-2",), True, 3, 0.1),))
     out = tmp_path / "report"
-    assert main(["verify", "--out", str(out)]) == 0
+    assert main(["verify", "--game", "hanamikoji", "--out", str(out)]) == 0
     document = json.loads((out / "report.json").read_text())
-    assert document["ok"] is True
-    assert [q["name"] for q in document["queries"]] == [q.name for q in CATALOGUE]
+    assert document["ok"] is True and [g["game"] for g in document["games"]] == ["hanamikoji"]
+    assert [q["name"] for q in document["games"][0]["queries"]] == [q.name for q in CATALOGUE]
     markdown = (out / "report.md").read_text()
     assert "| query | answer | proof or witness | seconds |" in markdown
     assert "| round-outcome-pairs | 122597 |" in markdown.replace("  ", " ")
@@ -70,20 +70,21 @@ def test_verify_writes_markdown_and_json(tmp_path, monkeypatch, capsys):
 
 
 def test_verify_fails_when_a_property_fails_or_cannot_run(monkeypatch, capsys):
-    monkeypatch.setattr(verify_module, "CATALOGUE", CATALOGUE[:1])
+    monkeypatch.setattr(verify_module, "catalogue", lambda game: CATALOGUE[:1])
     _with_sample(monkeypatch, (PropertyRun("a-property", ("SCORE-2",), False, 3, 0.1, "boom"),))
-    assert main(["verify", "--json"]) == 1
+    assert main(["verify", "--game", "hanamikoji", "--json"]) == 1
     document = json.loads(capsys.readouterr().out)
-    assert document["ok"] is False and document["properties"]["results"][0]["passed"] is False
+    section = document["games"][0]
+    assert document["ok"] is False and section["properties"]["results"][0]["passed"] is False
     _with_sample(monkeypatch, (), "property sample unavailable (test)")
-    assert main(["verify"]) == 1
+    assert main(["verify", "--game", "hanamikoji"]) == 1
     assert "property sample unavailable" in capsys.readouterr().out
 
 
 def test_verify_fails_when_a_query_is_undecided():
-    report = run_verify(names=["both-eleven-charm"], budget_seconds=0)
+    report = run_verify(games=["hanamikoji"], names=["both-eleven-charm"], budget_seconds=0)
     assert not report.ok
     assert report.answers[0].status == "timeout"
     assert "TIMEOUT" in report.to_markdown()
-    fine = attrs.evolve(report, answers=(), properties=(), sample_error=None)
+    fine = attrs.evolve(report, sections=())
     assert fine.ok and isinstance(fine, Report)

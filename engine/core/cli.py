@@ -118,6 +118,8 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
                                 help="answer one question about the rules with the z3 model")
     query.add_argument("name", nargs="?", metavar="NAME", help="the query (see --list)")
     query.add_argument("--list", action="store_true", help="list the queries and their questions")
+    query.add_argument("--game", default=None, metavar="NAME",
+                       help="the game whose catalogue to ask (default hanamikoji)")
     query.add_argument("--json", action="store_true", help="print the answer as one JSON object")
     query.set_defaults(handler="hanamikoji.spec.core.commands:query")
 
@@ -128,6 +130,8 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     verify.add_argument("--max-examples", type=_positive, default=10,
                         help="Hypothesis examples per sampled property (default 10)")
     verify.add_argument("--seed", type=_seed, default=0, help="property sample seed (default 0)")
+    verify.add_argument("--game", default=None, metavar="NAME",
+                        help="only this game (default: every registered game)")
     verify.set_defaults(handler="hanamikoji.spec.core.commands:verify")
 
 

@@ -135,6 +135,11 @@ class Game(abc.ABC):
     #: Where an illegal record broke a rule: the keys of :attr:`IllegalRecordError.where`, in
     #: the order verdicts print them (Hanamikoji: round, turn).
     record_where: ClassVar[tuple[str, ...]] = ()
+    #: The game's parts in the other rooms, named (never imported here) so that the core of
+    #: each room finds them: the z3 query catalogue (a module with ``CATALOGUE``, ``by_name``
+    #: and ``QUERY_BUDGET_SECONDS``) and the property sample (a module with ``run_sample``).
+    queries_module: ClassVar[str | None] = None
+    sample_module: ClassVar[str | None] = None
 
     # --- configuration --------------------------------------------------------------------
 

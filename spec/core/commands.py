@@ -1,6 +1,7 @@
-"""Handlers of ``hanamikoji query`` and ``hanamikoji verify`` (declared in engine/cli.py).
+"""Handlers of ``hanamikoji query`` and ``hanamikoji verify`` (declared in engine/core/cli.py).
 
-``query --list`` imports no z3; running a query or ``verify`` does.
+``query --list`` imports no z3; running a query or ``verify`` does. A game's catalogue is found
+through the registry (:attr:`Game.queries_module`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,17 @@ import sys
 from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
 from hanamikoji.engine.core.commands import atomic_output
 
-from ..hanamikoji.queries import CATALOGUE, by_name
+from hanamikoji.engine.core.registry import get
+
+from .verify import catalogue
 
 
 def query(args: argparse.Namespace) -> int:
-    """``hanamikoji query NAME [--json]`` and ``hanamikoji query --list [--json]``."""
+    """``hanamikoji query [--game G] NAME [--json]`` and ``hanamikoji query --list [--json]``."""
+    game = get(getattr(args, "game", None))
+    CATALOGUE = catalogue(game.name)
+    if not CATALOGUE:
+        raise UsageError(f"game {game.name} has no query catalogue")
     if args.list:
         if args.name is not None:
             raise UsageError("give a query NAME or --list, not both")
@@ -31,10 +38,10 @@ def query(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.name is None:
         raise UsageError("expected a query NAME or --list (see 'hanamikoji query --list')")
-    try:
-        chosen = by_name(args.name)
-    except KeyError as error:
-        raise UsageError(error.args[0]) from None
+    chosen = next((q for q in CATALOGUE if q.name == args.name), None)
+    if chosen is None:
+        raise UsageError(f"unknown query {args.name!r} of {game.name} "
+                         f"(see 'hanamikoji query --game {game.name} --list')")
     answer = chosen.run()
     if args.json:
         print(json.dumps(answer.to_json()))
@@ -67,7 +74,8 @@ def verify(args: argparse.Namespace) -> int:
             os.makedirs(args.out)
         except OSError as error:
             raise UsageError(f"cannot create {args.out}: {error.strerror}") from None
-    report = run_verify(max_examples=args.max_examples, seed=args.seed)
+    games = None if getattr(args, "game", None) is None else [get(args.game).name]
+    report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games)
     document = report.to_json()
     if args.out is not None:
         with atomic_output(os.path.join(args.out, "report.json")) as out:

@@ -1,28 +1,34 @@
-"""``hanamikoji verify``: the whole query catalogue and a short sample of the property suite, as
-one report (a table on the terminal; Markdown and JSON with ``--out DIR``).
+"""``hanamikoji verify``: every game's query catalogue and a short sample of its property suite,
+as one report with a section per game (a table on the terminal; Markdown and JSON with
+``--out DIR``).
 
 The report passes when every query is answered (no z3 timeout or unknown, every witness replayed
 in the engine) and every sampled property passes. A property sample that cannot run (for example
-if :mod:`hanamikoji.properties.hanamikoji.sample` is missing) makes the report fail, with that reason.
+if the game's sample module is missing) makes the report fail, with that reason. Games are
+reached through the registry; each names its catalogue and sample (:attr:`Game.queries_module`,
+:attr:`Game.sample_module`).
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from typing import Any, Sequence
 
 import attrs
 
-from ..hanamikoji.queries import CATALOGUE, QUERY_BUDGET_SECONDS, Answer
+from hanamikoji.engine.core.registry import available, get
 
-FORMAT = "hanamikoji-verify/1"
+FORMAT = "hanamikoji-verify/2"
 DEFAULT_EXAMPLES = 10
 DEFAULT_SEED = 0
+#: A query's wall-clock budget when its game names none.
+DEFAULT_BUDGET_SECONDS = 60.0
 
 
 @attrs.frozen
 class PropertyRun:
-    """One sampled property (from ``hanamikoji.properties.hanamikoji.sample.run_sample``)."""
+    """One sampled property (from the game's ``run_sample``)."""
 
     name: str
     rules: tuple[str, ...]
@@ -38,15 +44,15 @@ class PropertyRun:
 
 
 @attrs.frozen
-class Report:
-    """The catalogue's answers and the property sample (``sample_error`` if it could not run)."""
+class Section:
+    """One game's part of the report: its catalogue's answers and its property sample
+    (``sample_error`` if it could not run)."""
 
-    answers: tuple[Answer, ...]
+    game: str
+    title: str
+    answers: tuple[Any, ...]
     properties: tuple[PropertyRun, ...]
     sample_error: str | None
-    max_examples: int
-    seed: int
-    seconds: float
 
     @property
     def ok(self) -> bool:
@@ -54,42 +60,74 @@ class Report:
                 and all(p.passed for p in self.properties))
 
     def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "ok": self.ok,
+                "queries": [a.to_json() for a in self.answers],
+                "properties": {"error": self.sample_error,
+                               "results": [p.to_json() for p in self.properties]}}
+
+
+@attrs.frozen
+class Report:
+    """Every game's section, with the sample's settings and the time the whole run took."""
+
+    sections: tuple[Section, ...]
+    max_examples: int
+    seed: int
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return all(section.ok for section in self.sections)
+
+    @property
+    def answers(self) -> tuple[Any, ...]:
+        return tuple(a for section in self.sections for a in section.answers)
+
+    @property
+    def properties(self) -> tuple[PropertyRun, ...]:
+        return tuple(p for section in self.sections for p in section.properties)
+
+    def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT, "ok": self.ok, "seconds": round(self.seconds, 3),
-            "queries": [a.to_json() for a in self.answers],
-            "properties": {"max_examples": self.max_examples, "seed": self.seed,
-                           "error": self.sample_error,
-                           "results": [p.to_json() for p in self.properties]},
+            "max_examples": self.max_examples, "seed": self.seed,
+            "games": [section.to_json() for section in self.sections],
         }
 
     def to_markdown(self) -> str:
         lines = ["# hanamikoji verify", "",
-                 f"Result: **{'pass' if self.ok else 'FAIL'}** in {self.seconds:.1f} s.", "",
-                 "## Queries", "",
-                 "| query | answer | proof or witness | seconds |",
-                 "| --- | --- | --- | ---: |"]
-        for a in self.answers:
-            lines.append(f"| {a.name} | {_escape(answer_text(a))} | {_escape(evidence_text(a))} "
-                         f"| {a.seconds:.2f} |")
-        lines += ["", f"## Property sample (max_examples={self.max_examples}, seed={self.seed})",
-                  ""]
-        if self.sample_error is not None:
-            lines.append(f"Not run: {self.sample_error}")
-        else:
-            lines += ["| property | rules | result | examples | seconds |",
-                      "| --- | --- | --- | ---: | ---: |"]
-            for p in self.properties:
-                result = "pass" if p.passed else f"FAIL: {p.message}"
-                lines.append(f"| {p.name} | {', '.join(p.rules)} | {_escape(result)} "
-                             f"| {p.examples} | {p.seconds:.2f} |")
-        return "\n".join(lines) + "\n"
+                 f"Result: **{'pass' if self.ok else 'FAIL'}** in {self.seconds:.1f} s "
+                 f"({', '.join(s.game for s in self.sections)}).", ""]
+        for section in self.sections:
+            lines += [f"## {section.title}", "", "### Queries", ""]
+            if section.answers:
+                lines += ["| query | answer | proof or witness | seconds |",
+                          "| --- | --- | --- | ---: |"]
+                for a in section.answers:
+                    lines.append(f"| {a.name} | {_escape(answer_text(a))} "
+                                 f"| {_escape(evidence_text(a))} | {a.seconds:.2f} |")
+            else:
+                lines.append("No query catalogue.")
+            lines += ["", f"### Property sample (max_examples={self.max_examples}, "
+                          f"seed={self.seed})", ""]
+            if section.sample_error is not None:
+                lines.append(f"Not run: {section.sample_error}")
+            else:
+                lines += ["| property | rules | result | examples | seconds |",
+                          "| --- | --- | --- | ---: | ---: |"]
+                for p in section.properties:
+                    result = "pass" if p.passed else f"FAIL: {p.message}"
+                    lines.append(f"| {p.name} | {', '.join(p.rules)} | {_escape(result)} "
+                                 f"| {p.examples} | {p.seconds:.2f} |")
+            lines.append("")
+        return "\n".join(lines)
 
 
 def _escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def answer_text(a: Answer) -> str:
+def answer_text(a: Any) -> str:
     """The answer in one line, or the status when there is none."""
     if not a.answered:
         return f"{a.status.upper()}: {'; '.join(a.notes)}"
@@ -105,7 +143,7 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def evidence_text(a: Answer) -> str:
+def evidence_text(a: Any) -> str:
     """The proofs' rule IDs and the witnesses' labels, in one line."""
     parts = []
     if a.proofs:
@@ -117,11 +155,29 @@ def evidence_text(a: Answer) -> str:
     return "; ".join(parts)
 
 
-def sample_properties(max_examples: int, seed: int) -> tuple[tuple[PropertyRun, ...], str | None]:
-    """Run the property sample; (runs, None), or ((), why it could not run)."""
+def catalogue(game: str) -> tuple[Any, ...]:
+    """The game's query catalogue (empty when it names none)."""
+    module = get(game).queries_module
+    return () if module is None else tuple(importlib.import_module(module).CATALOGUE)
+
+
+def query_budget(game: str) -> float:
+    module = get(game).queries_module
+    if module is None:
+        return DEFAULT_BUDGET_SECONDS
+    return float(getattr(importlib.import_module(module), "QUERY_BUDGET_SECONDS",
+                         DEFAULT_BUDGET_SECONDS))
+
+
+def sample_properties(game: str, max_examples: int,
+                      seed: int) -> tuple[tuple[PropertyRun, ...], str | None]:
+    """Run the game's property sample; (runs, None), or ((), why it could not run)."""
+    module = get(game).sample_module
+    if module is None:
+        return (), f"game {game} names no property sample"
     try:
-        from hanamikoji.properties.hanamikoji.sample import run_sample
-    except ImportError as error:
+        run_sample = importlib.import_module(module).run_sample
+    except (ImportError, AttributeError) as error:
         return (), f"property sample unavailable ({error})"
     try:
         outcomes = run_sample(max_examples=max_examples, seed=seed)
@@ -132,45 +188,54 @@ def sample_properties(max_examples: int, seed: int) -> tuple[tuple[PropertyRun, 
 
 
 def run_verify(*, max_examples: int = DEFAULT_EXAMPLES, seed: int = DEFAULT_SEED,
-               names: Sequence[str] | None = None,
-               budget_seconds: float = QUERY_BUDGET_SECONDS) -> Report:
-    """Answer the catalogue (or the queries ``names``) and sample the property suite."""
+               games: Sequence[str] | None = None, names: Sequence[str] | None = None,
+               budget_seconds: float | None = None) -> Report:
+    """Answer each game's catalogue (or only the queries ``names``) and sample its property
+    suite; ``games`` narrows the games (default: every available one)."""
     start = time.perf_counter()
-    queries = [q for q in CATALOGUE if names is None or q.name in names]
-    answers = tuple(q.run(budget_seconds) for q in queries)
-    properties, error = sample_properties(max_examples, seed)
-    return Report(answers, properties, error, max_examples, seed, time.perf_counter() - start)
+    sections = []
+    for name in (list(available()) if games is None else list(games)):
+        game = get(name)
+        queries = [q for q in catalogue(name) if names is None or q.name in names]
+        budget = query_budget(name) if budget_seconds is None else budget_seconds
+        answers = tuple(q.run(budget) for q in queries)
+        properties, error = sample_properties(name, max_examples, seed)
+        sections.append(Section(name, game.title, answers, properties, error))
+    return Report(tuple(sections), max_examples, seed, time.perf_counter() - start)
 
 
 def render(report: Report) -> Any:
-    """The report as rich renderables (a table of queries, a table of properties, a verdict)."""
+    """The report as rich renderables (per game, a table of queries and one of properties; then
+    a verdict)."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    queries = Table(title="hanamikoji verify: queries", title_justify="left")
-    for column, justify in (("query", "left"), ("answer", "left"),
-                            ("proof or witness", "left"), ("seconds", "right")):
-        queries.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
-    for a in report.answers:
-        style = None if a.answered else "bold red"
-        queries.add_row(a.name, answer_text(a), evidence_text(a), f"{a.seconds:.2f}",
-                        style=style)
-    parts: list[Any] = [queries]
-    if report.sample_error is not None:
-        parts.append(Text(report.sample_error, style="bold red"))
-    else:
-        props = Table(title=f"property sample (max_examples={report.max_examples}, "
-                            f"seed={report.seed})", title_justify="left")
+    parts: list[Any] = []
+    for section in report.sections:
+        queries = Table(title=f"{section.title}: queries", title_justify="left")
+        for column, justify in (("query", "left"), ("answer", "left"),
+                                ("proof or witness", "left"), ("seconds", "right")):
+            queries.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        for a in section.answers:
+            style = None if a.answered else "bold red"
+            queries.add_row(a.name, answer_text(a), evidence_text(a), f"{a.seconds:.2f}",
+                            style=style)
+        parts.append(queries)
+        if section.sample_error is not None:
+            parts.append(Text(f"{section.title}: {section.sample_error}", style="bold red"))
+            continue
+        props = Table(title=f"{section.title}: property sample (max_examples="
+                            f"{report.max_examples}, seed={report.seed})", title_justify="left")
         for column in ("property", "rules", "result", "examples", "seconds"):
             props.add_column(column, overflow="fold")
-        for p in report.properties:
+        for p in section.properties:
             props.add_row(p.name, ", ".join(p.rules),
                           "pass" if p.passed else f"FAIL: {p.message}", str(p.examples),
                           f"{p.seconds:.2f}", style=None if p.passed else "bold red")
         parts.append(props)
     verdict = "pass" if report.ok else "FAIL"
-    parts.append(Text(f"{verdict}: {len(report.answers)} queries, {len(report.properties)} "
-                      f"properties in {report.seconds:.1f} s",
+    parts.append(Text(f"{verdict}: {len(report.sections)} games, {len(report.answers)} queries, "
+                      f"{len(report.properties)} properties in {report.seconds:.1f} s",
                       style="bold green" if report.ok else "bold red"))
     return Group(*parts)
