@@ -39,6 +39,7 @@ class Context:
     scratch: pathlib.Path
     sizes: tuple[int, ...]
     root: pathlib.Path
+    game: str | None = None
 
 
 def _command(*args: str) -> list[str]:
@@ -84,21 +85,24 @@ def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
 
 
 def bench_rounds(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
-    """Time per game against its number of rounds (in process, after a warm-up)."""
-    from ..hanamikoji.rules import STANDARD
-    from ..hanamikoji.seeded import play_game
+    """Time per game against its length in the game's unit (in process, after a warm-up)."""
+    from .registry import get
+    from .simulate import play_game
 
+    game = get(ctx.game)
+    config = game.configure()
     for index in range(500):
-        play_game(99, index, STANDARD)
-    by_rounds: dict[int, list[float]] = {}
+        play_game(game, config, 99, index)
+    by_length: dict[int, list[float]] = {}
+    unit = game.length_unit
     for index in range(games):
         start = time.perf_counter()
-        state = play_game(1, index, STANDARD)
-        by_rounds.setdefault(state.round + 1, []).append(time.perf_counter() - start)
-    return [{"figure": f"games of {rounds} round{'s' if rounds > 1 else ''}",
-             "value": round(statistics.mean(times) * 1e6), "unit": "µs per game",
-             "target": "", "games": len(times)}
-            for rounds, times in sorted(by_rounds.items()) if len(times) >= 5]
+        state = play_game(game, config, 1, index)
+        unit, length = game.length(state)
+        by_length.setdefault(length, []).append(time.perf_counter() - start)
+    return [{"figure": f"games of {length} {unit}", "value": round(statistics.mean(times) * 1e6),
+             "unit": "µs per game", "target": "", "games": len(times)}
+            for length, times in sorted(by_length.items()) if len(times) >= 5]
 
 
 def _records_file(directory: pathlib.Path, count: int, base: pathlib.Path) -> pathlib.Path:
@@ -195,7 +199,7 @@ def bench_queries(ctx: Context) -> list[dict[str, Any]]:
 def bench_properties(ctx: Context) -> list[dict[str, Any]]:
     import importlib.util
 
-    if not (ctx.root / "properties" / "test_properties.py").is_file() \
+    if not (ctx.root / "properties" / "core").is_dir() \
             or importlib.util.find_spec("pytest") is None:
         raise RuntimeError("run it in a checkout with the test extra (pip install -e '.[test]')")
     env = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}

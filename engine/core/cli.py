@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.add_argument("--max-turns", type=_positive, default=None, metavar="N",
                      help="stop a game once it has lasted N of the game's units of length "
-                          "(Maiko: turns; Hanamikoji: rounds) and report it as unfinished")
+                          "(see 'hanamikoji games') and report it as unfinished")
     sim.set_defaults(handler="hanamikoji.engine.core.commands:simulate")
 
     bench = commands.add_parser("bench", help="measure the performance figures (whole processes)")

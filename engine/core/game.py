@@ -222,10 +222,14 @@ class Game(abc.ABC):
     def history(self, state: Any) -> tuple[Any, ...]:
         """Every decision from :meth:`new_game` to ``state``, chance outcomes included."""
 
+    #: The unit of :meth:`length` (``simulate --max-turns`` counts in it).
+    length_unit: ClassVar[str] = "decisions"
+
     def length(self, state: Any) -> tuple[str, int]:
-        """How long the game has lasted, in the game's own unit, for summaries: Hanamikoji
-        counts rounds, a turn-based game turns. The default counts decisions."""
-        return "decisions", len(self.history(state))
+        """How long the game has lasted, in the game's own unit (:attr:`length_unit`), for
+        summaries: Hanamikoji counts rounds, a turn-based game turns. The default counts
+        decisions."""
+        return self.length_unit, len(self.history(state))
 
     # --- codecs ---------------------------------------------------------------------------
 

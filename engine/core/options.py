@@ -26,8 +26,8 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, variant_help: str | N
     group.add_argument("--players", type=str, default=None, metavar="N",
                        help="number of players (the game's default if not given)")
     group.add_argument("--variant", default=None, metavar="V",
-                       help=variant_help or "rules preset, for a game that has variants "
-                                            "(hanamikoji: standard, italian-three-rounds)")
+                       help=variant_help or "rules preset, for a game that has a variant "
+                                            "option (see 'hanamikoji games')")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="any option of the game (repeatable; see 'hanamikoji games')")
 
@@ -90,6 +90,7 @@ def describe_games(names: list[str]) -> list[dict[str, Any]]:
             "options": [{"name": o.name, "default": o.default, "takes": o.describe(),
                          "help": o.help} for o in game.options],
             "record_format": game.record_format, "rulebooks": list(game.rulebooks),
+            "length_unit": game.length_unit,
             "spec": game.spec_file,
         })
     return out
@@ -108,7 +109,7 @@ def games_command(args: argparse.Namespace) -> int:
         seats = (str(players["min"]) if players["min"] == players["max"]
                  else f"{players['min']} to {players['max']}")
         print(f"{game['name']}: {game['title']}, {seats} players, records {game['record_format']}, "
-              f"spec {game['spec']}")
+              f"spec {game['spec']}, length in {game['length_unit']}")
         for option in game["options"]:
             print(f"  --option {option['name']}=...  {option['help']} "
                   f"(default {option['default']}; {option['takes']})")

@@ -41,6 +41,7 @@ class Hanamikoji(Game):
     rule_prefix = ""
     spec_file = "spec/hanamikoji/rules.md"
     record_where = ("round", "turn")
+    length_unit = "rounds"
     queries_module = "hanamikoji.spec.hanamikoji.queries"
     sample_module = "hanamikoji.properties.hanamikoji.sample"
 
