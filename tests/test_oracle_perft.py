@@ -1,4 +1,5 @@
-"""``hanamikoji perft``: the fast count agrees with plain walks of legal_actions/apply.
+"""``hanamikoji perft``: the fast count agrees with plain walks of legal_actions/apply, and the
+generic tool (engine/core/perft.py) counts through the game's interface.
 
 TURN-1, TURN-3, TURN-4: a round is 12 decisions deep (8 actions, 4 answers). COMP-2: the
 counting convention is legal_actions' (each distinct decision once).
@@ -21,7 +22,10 @@ from hanamikoji.engine.hanamikoji import (
     apply,
     legal_actions,
 )
+from hanamikoji.engine.core import perft as core_perft
 from hanamikoji.engine.core.cli import main
+from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.engine.hanamikoji.game_type import GAME
 from hanamikoji.engine.hanamikoji.perft import divide, perft, round_start, seeded_deal
 from hanamikoji.engine.hanamikoji.protocol import parse_deal
 
@@ -202,3 +206,83 @@ def test_docs_table_is_the_vectors_table():
         for column, cell in zip(columns, row[1:]):
             case = cases[re.search(r"`(perft/[^`]+)`", column).group(1)]
             assert int(cell.strip().replace(",", "")) == case["expected"]["depths"][depth]
+
+
+# --- the generic tool: engine/core/perft.py ---------------------------------------------------
+
+
+@pytest.mark.parametrize("seed, first", [(0, 0), (1, 1), (2, 0), (4, 1)])
+def test_the_generic_walk_equals_the_games_fast_count(seed, first):
+    """TURN-1, TURN-3, TURN-4: the core's plain walk of the interface and Hanamikoji's
+    per-player tables (Game.fast_perft) count the same, from the seeded start of ``perft
+    --seed``, which is the deal of game 0 of the seed."""
+    state = core_perft.seeded_start(GAME, GAME.configure({}), seed, first)
+    assert state == round_start(seeded_deal(seed), first)
+    walked = core_perft.walk(GAME, state, 2)
+    assert GAME.fast_perft(state, 2) == walked == core_perft.perft(GAME, state, 2)
+    assert core_perft.divide(GAME, state, 2) == tuple(
+        (d, core_perft.walk(GAME, GAME.apply(state, d), 1)[1]) for d in GAME.legal_actions(state))
+
+
+def test_the_generic_walk_equals_the_fast_count_late_in_a_round_and_beyond():
+    """From late states of a seeded game the walk reaches the next deal (a chance node, a leaf)
+    or the end: the fast count pads with zeros past the round, as the walk finds."""
+    final = play_game(GAME, GAME.configure({}), 7, 0)
+    states = [s for s in GAME.states(final) if GAME.current_player(s) >= 0]
+    for state in states[8::9]:
+        assert GAME.fast_perft(state, 14) == core_perft.walk(GAME, state, 14)
+    assert GAME.fast_perft(final, 2) is None and core_perft.perft(GAME, final, 2) == (1, 0, 0)
+
+
+def _write(path, obj):
+    path.write_text(json.dumps(obj))
+    return str(path)
+
+
+def test_cli_history_counts_from_a_position_written_by_position_to_json(capsys, tmp_path):
+    final = play_game(GAME, GAME.configure({"variant": "italian-three-rounds"}), 3, 2)
+    mid = list(GAME.states(final))[5]
+    path = _write(tmp_path / "mid.json", GAME.position_to_json(mid))
+    assert main(["perft", "--history", path, "--depth", "3", "--divide", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    counts = perft(mid, 3)
+    assert out["position"] == GAME.position_to_json(mid)
+    assert out["depths"] == {str(d): counts[d] for d in (1, 2, 3)}
+    assert [item["count"] for item in out["divide"]] == [n for _, n in divide(mid, 3)]
+    assert main(["perft", "--history", path, "--depth", "2"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0].startswith(f"perft of {path}: 5 decisions from the start, player ")
+    # A round start written as a position prints what --seed prints for it.
+    start = core_perft.seeded_start(GAME, GAME.configure({}), 3)
+    path = _write(tmp_path / "start.json", GAME.position_to_json(start))
+    assert main(["perft", "--history", path, "--depth", "12", "--json"]) == 0
+    from_history = capsys.readouterr().out
+    assert main(["perft", "--seed", "3", "--depth", "12", "--json"]) == 0
+    assert capsys.readouterr().out == from_history
+
+
+@pytest.mark.parametrize("change, args, message", [
+    (lambda p: p["history"].__setitem__(3, {"action": "steal"}), [], "$.history[3]"),
+    (lambda p: p["history"].__setitem__(3, p["history"][2]), [], "$.history[3]: "),
+    (lambda p: p.update(game="chess"), [], "$.game"),
+    (lambda p: p.update(first_player=2), [], "$.first_player"),
+    (lambda p: p.update(options={"variant": "french"}), [], "$.options"),
+    (lambda p: p.update(moves=[]), [], "$.moves"),
+    (lambda p: p.pop("history"), [], "$.history"),
+    (lambda p: None, ["--first-player", "1"], "--first-player goes with --seed"),
+    (lambda p: None, ["--variant", "standard"], "names its own options"),
+    (lambda p: None, ["--depth", "13"], "12 decisions deep"),
+])
+def test_cli_history_errors_exit_2_with_the_json_path(capsys, tmp_path, change, args, message):
+    position = GAME.position_to_json(list(GAME.states(play_game(GAME, GAME.configure({}), 1, 0)))[6])
+    change(position)
+    path = _write(tmp_path / "position.json", position)
+    code = main(["perft", "--history", path, "--depth", "2"] + args)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.splitlines()) == 1, err
+
+
+def test_cli_first_player_out_of_range_exits_2(capsys):
+    assert main(["perft", "--seed", "0", "--depth", "1", "--first-player", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--first-player 2" in err and len(err.splitlines()) == 1

@@ -167,25 +167,31 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     schema.add_argument("--game", default=None, metavar="NAME", help="the game (default hanamikoji)")
     schema.set_defaults(handler="hanamikoji.engine.core.validate:print_schema")
 
-    vectors = commands.add_parser("vectors", help="write the conformance vectors (JSON files)")
+    vectors = commands.add_parser("vectors", help="write a game's conformance vectors (JSON files)")
     vectors.add_argument("--out", required=True, metavar="DIR", help="directory to write into")
-    vectors.add_argument("--game", default=None, metavar="NAME", help="the game (default hanamikoji)")
-    vectors.set_defaults(handler="hanamikoji.engine.hanamikoji.vectors:run")
+    vectors.add_argument("--game", default=None, metavar="NAME",
+                         help="the game (default: the registry's default; see 'hanamikoji games')")
+    vectors.set_defaults(handler="hanamikoji.engine.core.vectors:run")
 
     perft = commands.add_parser(
-        "perft", help="count the decision sequences of one round, at each depth (1..12)")
-    deal = perft.add_mutually_exclusive_group(required=True)
-    deal.add_argument("--seed", type=_seed, help="the deal of game 0 of this seed")
-    deal.add_argument("--deal", metavar="FILE",
-                      help='a JSON object {"first_player", "removed", "hands", "draws"}')
-    perft.add_argument("--first-player", type=int, choices=(0, 1),
-                       help="who starts the round (with --seed; default 0)")
-    perft.add_argument("--depth", type=_positive, required=True, help="1 to 12")
+        "perft", help="count the decision sequences from a position, at each depth")
+    start = perft.add_mutually_exclusive_group(required=True)
+    start.add_argument("--seed", type=_seed,
+                       help="the first chance outcome of game 0 of this seed (as 'play --seed' "
+                            "draws it)")
+    start.add_argument("--deal", metavar="FILE",
+                       help="the game's own start file, for a game that has one (docs/oracle.md)")
+    start.add_argument("--history", metavar="FILE",
+                       help='a position {"game", "options", "first_player", "history"}')
+    perft.add_argument("--first-player", type=_nonnegative, metavar="P",
+                       help="who begins (with --seed; default 0)")
+    perft.add_argument("--depth", type=_positive, required=True,
+                       help="how deep to count, from 1 (a game may set a limit)")
     perft.add_argument("--divide", action="store_true",
                        help="split the count at --depth by the first decision")
     _variant(perft)
     perft.add_argument("--json", action="store_true", help='print {"depths": {"1": n, ...}}')
-    perft.set_defaults(handler="hanamikoji.engine.hanamikoji.perft:run")
+    perft.set_defaults(handler="hanamikoji.engine.core.perft:run")
 
     diff = commands.add_parser(
         "diff", help="compare another engine with the reference, step by step (-- COMMAND...)")

@@ -231,6 +231,12 @@ class Game(abc.ABC):
         decisions."""
         return self.length_unit, len(self.history(state))
 
+    def max_decisions(self, config: Any) -> int | None:
+        """The most decisions (chance outcomes included) any game under ``config`` takes, or
+        None when the rules set no bound (the generic properties then use a bound of their
+        own, properties/core/)."""
+        return None
+
     # --- codecs ---------------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -334,6 +340,45 @@ class Game(abc.ABC):
 
     def spec_path(self, root: pathlib.Path) -> pathlib.Path:
         return root / self.spec_file
+
+    # --- perft and vectors: optional ------------------------------------------------------
+
+    def fast_perft(self, state: Any, depth: int) -> tuple[int, ...] | None:
+        """The perft counts at depths ``0..depth`` from ``state`` (:mod:`.perft`: chance nodes
+        and the end are leaves), counted faster than a plain walk, or None where this game has
+        no faster count (then :func:`.perft.walk` counts). The tests check it against the walk."""
+        return None
+
+    def fast_divide(self, state: Any, depth: int) -> tuple[tuple[Any, int], ...] | None:
+        """``fast_perft(state, depth)[depth]`` split by the first decision, in
+        ``legal_actions`` order (one count shared by every child), or None as for
+        :meth:`fast_perft`."""
+        return None
+
+    def perft_max_depth(self) -> tuple[int, str] | None:
+        """The deepest ``perft --depth`` the game allows and why, or None for any depth."""
+        return None
+
+    def perft_header(self, state: Any) -> tuple[dict[str, Any], str]:
+        """How ``perft`` names its starting position: the JSON fields before ``depths`` and the
+        text after ``perft of SOURCE:``. By default the position itself."""
+        player = self.current_player(state)
+        made = len(self.history(state))
+        return ({"position": self.position_to_json(state)},
+                f"{made} decision{'' if made == 1 else 's'} from the start, "
+                + (f"player {player} to decide" if player >= 0 else "no player to decide"))
+
+    def start_from_json(self, obj: JSON, config: Any) -> Any:
+        """The state a game's own start file describes (``perft --deal FILE``), under ``config``
+        unless the file says otherwise; :class:`GameError` naming the JSON path when it is not
+        one. None when the game has no start files (the default)."""
+        return None
+
+    def vector_files(self) -> Mapping[str, Any] | None:
+        """The game's hand-made conformance vectors: file name to :class:`.vectors.VectorFile`
+        for each of :data:`.vectors.FILES`, or None (the default) for the corpus the core builds
+        from seeded games."""
+        return None
 
     # --- helpers every tool uses ----------------------------------------------------------
 

@@ -168,6 +168,50 @@ class Hanamikoji(Game):
         cannot see, the game replayed (:func:`~.resample.resample`)."""
         return resample(state, player, lambda cards: rng.sample(cards, len(cards)))
 
+    # --- perft and vectors ------------------------------------------------------------------
+
+    def fast_perft(self, state: G.State, depth: int) -> tuple[int, ...] | None:
+        """TURN-1..4, COMP-2: a round's tree counted from per-player tables (:mod:`.perft`).
+        The next deal is a chance node, a leaf, so nothing lies beyond 12 decisions."""
+        if state.phase not in (G.Phase.ACTION, G.Phase.RESPONSE) or depth < 0:
+            return None
+        from .perft import ROUND_DEPTH, perft
+
+        counts = perft(state, min(depth, ROUND_DEPTH))
+        return counts + (0,) * (depth + 1 - len(counts))
+
+    def fast_divide(self, state: G.State, depth: int) -> tuple[tuple[Any, int], ...] | None:
+        """:meth:`fast_perft` by first decision, the per-player tables shared by the children."""
+        from .perft import ROUND_DEPTH, divide
+
+        if state.phase not in (G.Phase.ACTION, G.Phase.RESPONSE) or not 1 <= depth <= ROUND_DEPTH:
+            return None
+        return divide(state, depth)
+
+    def perft_max_depth(self) -> tuple[int, str]:
+        """TURN-1, TURN-4: chance (the next deal) ends a round's tree."""
+        from .perft import ROUND_DEPTH
+
+        return ROUND_DEPTH, f"a round is {ROUND_DEPTH} decisions deep (8 actions and 4 answers)"
+
+    def perft_header(self, state: G.State) -> tuple[dict[str, Any], str]:
+        """A round start is named by its deal and who begins, as ``perft --deal`` files are."""
+        from .perft import header
+
+        return header(state) or super().perft_header(state)
+
+    def start_from_json(self, obj: Any, config: Rules) -> G.State:
+        """``perft --deal FILE``: ``{"first_player", "removed", "hands", "draws"}``."""
+        from .perft import start_from_json
+
+        return start_from_json(obj, config)
+
+    def vector_files(self) -> dict[str, Any]:
+        """The hand-built corpus of tests/vectors/ (:mod:`.vectors`)."""
+        from .vectors import files
+
+        return files()
+
 
 def schema_text() -> str:
     """spec/hanamikoji/record.schema.json: the JSON Schema of ``hanamikoji-record/1``."""

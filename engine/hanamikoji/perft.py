@@ -1,4 +1,6 @@
-"""``hanamikoji perft``: count the decision sequences of one round, as chess programmers count moves.
+"""Hanamikoji's fast perft: count the decision sequences of one round, as chess programmers count
+moves. ``hanamikoji perft`` (:mod:`hanamikoji.engine.core.perft`) uses it through
+:meth:`Hanamikoji.fast_perft <hanamikoji.engine.hanamikoji.game_type.Hanamikoji.fast_perft>`.
 
 The tree is the tree of legal decisions of one round after its deal: its nodes are states, the
 children of a node are ``apply(state, d)`` for each ``d`` in ``legal_actions(state)``. The deal
@@ -30,14 +32,11 @@ check the result against a plain recursive walk of ``legal_actions``/``apply``.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections import defaultdict
 from typing import Any
 
 from .actions import Deal, Decision
-from ..core.cli import EXIT_OK, UsageError
-from ..core.commands import cannot_read
 from .errors import HanamikojiError
 from .game import (
     TURNS_PER_ROUND,
@@ -194,76 +193,36 @@ def divide(state: State, depth: int) -> tuple[tuple[Decision, int], ...]:
                  for d in legal_actions(state))
 
 
-# --- the command ---------------------------------------------------------------------------
+# --- the start file of ``perft --deal`` ------------------------------------------------------
 
 
-def load_deal(path: str) -> tuple[int, Deal]:
-    """``(first_player, deal)`` from a JSON file ``{"first_player", "removed", "hands",
-    "draws"}`` (the keys of the record format); a bad file raises :class:`UsageError`."""
+def start_from_json(obj: Any, rules: Rules = STANDARD) -> State:
+    """The round start a JSON object ``{"first_player", "removed", "hands", "draws"}`` (the keys
+    of the record format) describes; :class:`HanamikojiError` naming the JSON path when it is
+    not one, or the rule when the deal is not legal (DEAL-1)."""
     from .protocol import MalformedJSONError, parse_deal
-    from ..core.validate import NotJSONError, decode
 
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(1 << 20)
-    except OSError as error:
-        raise UsageError(cannot_read(path, error)) from None
-    try:
-        obj = decode(raw)
-    except NotJSONError as error:
-        raise UsageError(f"{path}: {error}") from None
     if not isinstance(obj, dict) or "first_player" not in obj:
-        raise UsageError(f'{path}: $: expected an object with "first_player", "removed", '
-                         '"hands" and "draws"')
+        raise MalformedJSONError("$", 'expected an object with "first_player", "removed", '
+                                 '"hands" and "draws"')
     first = obj["first_player"]
     if type(first) is not int or first not in (0, 1):
-        raise UsageError(f"{path}: $.first_player: expected 0 or 1, got {json.dumps(first)}")
+        raise MalformedJSONError("$.first_player", f"expected 0 or 1, got {json.dumps(first)}")
+    deal = parse_deal({k: v for k, v in obj.items() if k != "first_player"})
     try:
-        deal = parse_deal({k: v for k, v in obj.items() if k != "first_player"})
-    except MalformedJSONError as error:
-        raise UsageError(f"{path}: {error}") from None
-    return first, deal
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``perft`` sub-command."""
-    from .protocol import deal_json, decision_json, decision_text
-
-    if args.depth > ROUND_DEPTH:
-        raise UsageError(f"--depth {args.depth}: a round is {ROUND_DEPTH} decisions deep "
-                         f"(8 actions and 4 answers); use 1 to {ROUND_DEPTH}")
-    if args.deal is not None:
-        if args.first_player is not None:
-            raise UsageError("--first-player goes with --seed; a --deal file names its own "
-                             "first_player")
-        first, deal = load_deal(args.deal)
-        where = args.deal
-    else:
-        first, deal = (args.first_player or 0), seeded_deal(args.seed)
-        where = f"seed {args.seed} (game 0)"
-    try:
-        state = round_start(deal, first, Rules.named(args.variant))
+        return round_start(deal, first, rules)
     except HanamikojiError as error:
-        raise UsageError(f"{where}: not a legal deal: {error}") from None
-    counts = perft(state, args.depth)
-    split = divide(state, args.depth) if args.divide else ()
-    if args.json:
-        out: dict[str, Any] = {"first_player": first, "deal": deal_json(deal),
-                               "depths": {str(d): counts[d] for d in range(1, args.depth + 1)}}
-        if args.divide:
-            out["divide"] = [{"decision": decision_json(d), "count": n} for d, n in split]
-        print(json.dumps(out))
-        return EXIT_OK
-    print(f"perft of {where}: first player {first}, removed {deal.removed}, hands "
-          f"{' '.join(map(str, deal.hands[0]))} / {' '.join(map(str, deal.hands[1]))}, draws "
-          f"{' '.join(map(str, deal.draws))}")
-    if args.divide:
-        width = max(len(decision_text(d)) for d, _ in split)
-        for decision, count in split:
-            print(f"{decision_text(decision):<{width}}  {count}")
-        print(f"{len(split)} first decisions, {sum(n for _, n in split)} sequences of "
-              f"{args.depth} decisions")
-    print("depth  leaves")
-    for d in range(1, args.depth + 1):
-        print(f"{d:>5}  {counts[d]}")
-    return EXIT_OK
+        raise HanamikojiError(f"not a legal deal: {error}") from None
+
+
+def header(state: State) -> tuple[dict[str, Any], str] | None:
+    """How ``perft`` names a round start (a deal and who begins), or None for any other state."""
+    if len(state.history) != 1 or not isinstance(state.history[0], Deal):
+        return None
+    from .protocol import deal_json
+
+    deal = state.history[0]
+    return ({"first_player": state.first_player, "deal": deal_json(deal)},
+            f"first player {state.first_player}, removed {deal.removed}, hands "
+            f"{' '.join(map(str, deal.hands[0]))} / {' '.join(map(str, deal.hands[1]))}, draws "
+            f"{' '.join(map(str, deal.draws))}")

@@ -1,4 +1,7 @@
-"""``hanamikoji vectors``: the conformance corpus, in the manner of Wycheproof's test vectors.
+"""Hanamikoji's conformance corpus (tests/vectors/), in the manner of Wycheproof's test vectors:
+the hand-built cases that ``hanamikoji vectors`` (:mod:`hanamikoji.engine.core.vectors`) writes
+for this game, through :meth:`Hanamikoji.vector_files
+<hanamikoji.engine.hanamikoji.game_type.Hanamikoji.vector_files>`.
 
 Four JSON files, each a header and a list of cases; a case has an ``id``, a ``comment``,
 ``flags`` (explained in the file's ``notes``), the spec ``rules`` it exercises, an ``input`` and
@@ -22,14 +25,10 @@ Generation is deterministic: the same engine writes the same bytes.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
-import os
 import re
 from typing import Any, Callable, Iterator
-
-import attrs
 
 from . import cards as C
 from .actions import (
@@ -43,7 +42,8 @@ from .actions import (
     Secret,
     TradeOff,
 )
-from ..core.cli import EXIT_OK, UsageError
+from ..core.vectors import CORPUS, FILES, Case, IntentError, VectorFile, judge_record
+from ..core.vectors import intend as _intend
 from .construct import round_for_sides
 from .errors import HanamikojiError
 from .game import (
@@ -69,10 +69,10 @@ from .protocol import (
 from .record import to_record
 from .rules import ITALIAN_THREE_ROUNDS, STANDARD, Markers, Rules
 from .seeded import play_game
-from ..core.validate import Status, judge, judge_bytes
+from .game_type import GAME
 
-CORPUS = "hanamikoji-vectors/1"
-FILES = ("records.json", "decisions.json", "views.json", "perft.json")
+__all__ = ["CORPUS", "FILES", "Case", "IntentError", "EXPECTED", "RULE_ID", "files", "position"]
+
 RULE_ID = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-[0-9]+)\*\*", re.M)
 
 NOTES = {
@@ -94,31 +94,6 @@ NOTES = {
 }
 
 
-@attrs.frozen
-class Case:
-    """One conformance case; ``expected`` is always computed, never written by hand."""
-
-    id: str
-    comment: str
-    flags: tuple[str, ...]
-    rules: tuple[str, ...]
-    input: Any
-    expected: Any
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "comment": self.comment, "flags": list(self.flags),
-                "rules": list(self.rules), "input": self.input, "expected": self.expected}
-
-
-class IntentError(AssertionError):
-    """A case does not show what it was built to show: the generator or the engine is wrong."""
-
-
-def _intend(case_id: str, what: str, expected: Any, got: Any) -> None:
-    if expected != got:
-        raise IntentError(f"{case_id}: meant {what} {expected!r}, the engine gives {got!r}")
-
-
 # --- expected answers: computed from the input alone ---------------------------------------
 
 
@@ -137,17 +112,11 @@ def legal_counts(state: State) -> list[list[int]]:
 
 
 def expected_record(given: dict[str, Any]) -> dict[str, Any]:
-    """The verdict on a record case's input (``record``, ``text`` or ``hex``)."""
-    verdict = _verdict_of(given)
-    out: dict[str, Any] = {"status": verdict.status.value, "rule": verdict.rule,
-                           "round": verdict.round, "turn": verdict.turn, "path": verdict.path,
-                           "result": result_json(verdict.result)}
-    if verdict.status is Status.VALID:
-        from .record import read_record
-        from ..core.validate import decode
-
-        document = given["record"] if "record" in given else decode(given["text"])
-        out["legal_counts"] = legal_counts(read_record(document))
+    """The verdict on a record case's input (``record``, ``text`` or ``hex``), as ``validate
+    --json`` gives it; with the legal counts round by round if valid."""
+    out, final, _ = judge_record(GAME, given)
+    if final is not None:
+        out["legal_counts"] = legal_counts(final)
     return out
 
 
@@ -263,20 +232,13 @@ def _find_seeded(test: Callable[[State], bool], rules: Rules = STANDARD, seed: i
 # --- records.json --------------------------------------------------------------------------
 
 
-def _verdict_of(given: dict[str, Any]) -> Any:
-    if "record" in given:
-        return judge(copy.deepcopy(given["record"]))
-    return judge_bytes(given["text"].encode("utf-8") if "text" in given
-                       else bytes.fromhex(given["hex"]))
-
-
 def _record_case(case_id: str, comment: str, flags: tuple[str, ...], rules: tuple[str, ...],
                  given: dict[str, Any], *, status: str, rule: str | None = None,
                  reason: str | None = None, path: str | None = None) -> Case:
     expected = expected_record(given)
     if expected["status"] != status:
         raise IntentError(f"{case_id}: meant {status}, the engine says "
-                          f"{_verdict_of(given).message}")
+                          f"{judge_record(GAME, given)[2]}")
     if rule is not None:
         _intend(case_id, "rule", rule, expected["rule"])
     if reason is not None:
@@ -877,63 +839,9 @@ HEADERS = {
 }
 
 
-def corpus() -> dict[str, dict[str, Any]]:
-    """Every file of the corpus, by name."""
+def files() -> dict[str, VectorFile]:
+    """Every file of the corpus, by name (:meth:`Hanamikoji.vector_files`)."""
     builders = {"records.json": record_cases, "decisions.json": decision_cases,
                 "views.json": view_cases, "perft.json": perft_cases}
-    out = {}
-    for name in FILES:
-        cases = builders[name]()
-        ids = [c.id for c in cases]
-        if len(set(ids)) != len(ids):
-            raise IntentError(f"{name}: duplicate case ids")
-        flags = sorted({f for c in cases for f in c.flags})
-        out[name] = {"corpus": CORPUS, "file": name, "generator": "hanamikoji vectors",
-                     "header": HEADERS[name], "numberOfTests": len(cases),
-                     "notes": {f: NOTES[f] for f in flags},
-                     "tests": [c.to_json() for c in cases]}
-    return out
-
-
-def render(document: Any) -> str:
-    """JSON text, indented, with short lists on one line: stable, and easy to diff."""
-    return _render(document, 0) + "\n"
-
-
-def _render(value: Any, depth: int) -> str:
-    flat = json.dumps(value, ensure_ascii=False)
-    if len(flat) <= 100 - depth or not isinstance(value, (dict, list)) or not value:
-        return flat
-    pad, inner = " " * depth, " " * (depth + 1)
-    if isinstance(value, list):
-        return "[\n" + ",\n".join(inner + _render(v, depth + 1) for v in value) + "\n" + pad + "]"
-    return "{\n" + ",\n".join(f"{inner}{json.dumps(k)}: {_render(v, depth + 1)}"
-                              for k, v in value.items()) + "\n" + pad + "}"
-
-
-def write(directory: str) -> list[str]:
-    """Write the corpus into ``directory`` (created if need be); the paths written."""
-    from ..core.commands import atomic_output
-
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise UsageError(f"cannot write into {directory}: it is not a directory")
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
-    written = []
-    for name, document in corpus().items():
-        path = os.path.join(directory, name)
-        with atomic_output(path) as out:
-            out.write(render(document))
-        written.append(path)
-    return written
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``vectors`` sub-command."""
-    for path in write(args.out):
-        with open(path, encoding="utf-8") as handle:
-            count = json.load(handle)["numberOfTests"]
-        print(f"{path}: {count} cases")
-    return EXIT_OK
+    return {name: VectorFile(HEADERS[name], tuple(NOTES.items()), tuple(builders[name]()))
+            for name in FILES}
