@@ -68,7 +68,10 @@ def option_values(game: Game, args: argparse.Namespace) -> dict[str, Any]:
                                     + (", ".join(known) or "none"))
         if key in values:
             raise GameArgumentError(f"{how}: option {key} given twice")
-        values[key] = option.parse(text)
+        try:
+            values[key] = option.parse(text)
+        except OptionError as error:
+            raise GameArgumentError(f"{how}: {error.message}") from None
     return values
 
 
