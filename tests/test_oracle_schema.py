@@ -20,9 +20,9 @@ from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
 from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.hanamikoji.seeded import play_game
-from hanamikoji.engine.core.validate import SCHEMA_PATH, Status, judge_bytes
+from hanamikoji.engine.core.validate import Status, judge_bytes, schema_text
 
-SCHEMA = json.loads(SCHEMA_PATH.read_text())
+SCHEMA = json.loads(schema_text("hanamikoji"))
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 

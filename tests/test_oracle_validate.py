@@ -43,7 +43,8 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
 def test_valid_record_gives_its_result():
     final = play_game(1, 0, STANDARD)
     verdict = judge(to_record(final))
-    assert verdict.status is Status.VALID and verdict.result == final.result
+    assert verdict.status is Status.VALID
+    assert verdict.result == {"winner": final.result.winner, "reason": final.result.reason.value}
     assert verdict.rule is None and verdict.path is None
 
 

@@ -159,12 +159,15 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
         "validate", help="judge game records: valid, illegal (which rule) or malformed (where)")
     validate.add_argument("paths", nargs="+", metavar="PATH",
                           help="a JSON record, a JSON Lines file of records, or - for stdin")
+    validate.add_argument("--game", default=None, metavar="NAME",
+                          help="judge every record as this game's (default: the game of each "
+                               "record's format)")
     validate.add_argument("--json", action="store_true",
                           help="print one JSON verdict per record, in input order")
     validate.set_defaults(handler="hanamikoji.engine.core.validate:run")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
-    schema.add_argument("--game", default=None, metavar="NAME", help="the game (default hanamikoji)")
+    schema.add_argument("--game", default=None, metavar="NAME", help="the game (default: the registry's default; see 'hanamikoji games')")
     schema.set_defaults(handler="hanamikoji.engine.core.validate:print_schema")
 
     vectors = commands.add_parser("vectors", help="write a game's conformance vectors (JSON files)")
@@ -200,7 +203,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     diff.add_argument("--variant", choices=VARIANTS + ("both",), default="both",
                       help="rules preset of the games (default: both, drawn per game)")
-    diff.add_argument("--game", default=None, metavar="NAME", help="the game (default hanamikoji)")
+    diff.add_argument("--game", default=None, metavar="NAME", help="the game (default: the registry's default; see 'hanamikoji games')")
     diff.add_argument("--players", type=_positive, default=None, metavar="N",
                       help="number of players (the game's default if not given)")
     diff.add_argument("--timeout", type=float, default=10.0,

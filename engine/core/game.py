@@ -318,6 +318,13 @@ class Game(abc.ABC):
     def record_schema(self) -> dict[str, Any]:
         """The JSON Schema of the game's record format."""
 
+    def record_schema_text(self) -> str:
+        """The schema as ``hanamikoji schema`` prints it (a game that ships a schema file
+        returns the file's text, so the bytes are the file's)."""
+        import json
+
+        return json.dumps(self.record_schema(), indent=2) + "\n"
+
     @abc.abstractmethod
     def render(self, state: Any) -> list[str]:
         """The whole game up to ``state``, for a person (what ``play`` prints)."""

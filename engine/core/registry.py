@@ -108,8 +108,17 @@ def get(name: str | None = None) -> Game:
 
 def by_format(record_format: object) -> Game | None:
     """The game whose records carry ``"format": record_format``, or None."""
-    for name in available():
-        game = get(name)
-        if game.record_format == record_format:
-            return game
-    return None
+    if not isinstance(record_format, str):
+        return None
+    key = (record_format, tuple(_ADDED.items()), os.environ.get(ENVIRONMENT, ""))
+    if _FORMATS.get("key") != key[1:]:  # a game was added or removed: look again
+        _FORMATS.clear()
+        _FORMATS["key"] = key[1:]
+    if record_format not in _FORMATS:
+        _FORMATS[record_format] = next(
+            (get(name) for name in available() if get(name).record_format == record_format), None)
+    return _FORMATS[record_format]
+
+
+#: by_format's answers, for as long as the set of games stays the same.
+_FORMATS: dict = {}

@@ -136,6 +136,9 @@ class Hanamikoji(Game):
     def record_schema(self) -> dict[str, Any]:
         return json.loads(schema_text())
 
+    def record_schema_text(self) -> str:
+        return schema_text()
+
     def render(self, state: G.State) -> list[str]:
         return render_game(state)
 
