@@ -46,6 +46,11 @@ def _command(*args: str) -> list[str]:
     return [sys.executable, "-m", "hanamikoji.engine", *args]
 
 
+def _game(ctx: Context) -> tuple[str, ...]:
+    """``--game NAME`` when the bench is of a game other than the default."""
+    return () if ctx.game is None else ("--game", ctx.game)
+
+
 def _timed(argv: list[str], repeat: int, env: dict | None = None) -> tuple[float, str]:
     """Best wall time of ``repeat`` runs of ``argv``, and its standard output."""
     best, out = float("inf"), ""
@@ -73,7 +78,7 @@ def _peak_memory(argv: list[str]) -> tuple[float, float]:
 def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     rows = []
     for workers in (1, os.cpu_count() or 1):
-        seconds, _ = _timed(_command("simulate", "--games", str(games), "--seed", "0",
+        seconds, _ = _timed(_command("simulate", *_game(ctx), "--games", str(games), "--seed", "0",
                                      "--workers", str(workers)), ctx.repeat)
         rows.append({"figure": f"simulate --games {games} --workers {workers}",
                      "value": round(games / seconds, 1), "unit": "games/s (whole process)",
@@ -117,7 +122,8 @@ def _records_file(directory: pathlib.Path, count: int, base: pathlib.Path) -> pa
 
 def bench_validate(ctx: Context) -> list[dict[str, Any]]:
     base = ctx.scratch / "records-base.jsonl"
-    done = subprocess.run(_command("simulate", "--games", "1000", "--seed", "0", "--records",
+    done = subprocess.run(_command("simulate", *_game(ctx), "--games", "1000", "--seed", "0",
+                                   "--records",
                                    str(base)), capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"simulate failed: {done.stderr.strip()}")
@@ -137,60 +143,66 @@ def bench_validate(ctx: Context) -> list[dict[str, Any]]:
     return rows
 
 
+def _perft_depths(ctx: Context) -> tuple[int, ...]:
+    from .registry import get
+
+    limit = get(ctx.game).perft_max_depth()
+    deepest = limit[0] if limit is not None else 4
+    return tuple(sorted({max(1, deepest // 3), max(1, 2 * deepest // 3), deepest}))
+
+
 def bench_perft(ctx: Context, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[str, Any]]:
     rows = []
+    depths = _perft_depths(ctx)
     for seed in seeds:
-        for depth in (4, 8, 12):
-            seconds, out = _timed(_command("perft", "--seed", str(seed), "--depth", str(depth),
-                                           "--json"), ctx.repeat)
+        for depth in depths:
+            seconds, out = _timed(_command("perft", *_game(ctx), "--seed", str(seed),
+                                           "--depth", str(depth), "--json"), ctx.repeat)
             leaves = json.loads(out)["depths"][str(depth)]
             rows.append({"figure": f"perft --seed {seed} --depth {depth}",
                          "value": round(seconds, 3), "unit": "s (whole process)",
-                         "target": "< 2 s" if depth == 12 else "", "leaves": leaves})
+                         "target": "< 2 s" if depth == depths[-1] else "", "leaves": leaves})
     return rows
 
 
 def bench_perft_growth(ctx: Context, seed: int = 0, naive_depth: int = 4) -> list[dict[str, Any]]:
-    """perft time against depth, in process: the transposition-aware count, and a plain walk of
-    legal_actions/apply (which visits every node) for contrast."""
-    from ..hanamikoji.game import apply, legal_actions
-    from ..hanamikoji.perft import perft, round_start, seeded_deal
+    """perft time against depth, in process: the game's count (transposition-aware where the
+    game offers one), and the core's plain walk of legal_actions/apply (which visits every node)
+    for contrast."""
+    from .perft import perft, seeded_start, walk
+    from .registry import get
 
-    state = round_start(seeded_deal(seed))
-
-    def walk(node: Any, depth: int) -> int:
-        if depth == 0:
-            return 1
-        return sum(walk(apply(node, d), depth - 1) for d in legal_actions(node))
-
+    game = get(ctx.game)
+    state = seeded_start(game, game.configure(), seed)
     rows = []
-    for depth in range(1, 13):
+    for depth in range(1, _perft_depths(ctx)[-1] + 1):
         start = time.perf_counter()
-        leaves = perft(state, depth)[depth]
+        leaves = perft(game, state, depth)[depth]
         seconds = time.perf_counter() - start
         row = {"figure": f"perft depth {depth} (seed {seed}, in process)",
                "value": round(seconds * 1000, 1), "unit": "ms", "target": "", "leaves": leaves}
         if depth <= naive_depth:
             start = time.perf_counter()
-            assert walk(state, depth) == leaves
+            assert walk(game, state, depth)[depth] == leaves
             row["plain_walk_ms"] = round((time.perf_counter() - start) * 1000, 1)
         rows.append(row)
     return rows
 
 
 def bench_queries(ctx: Context) -> list[dict[str, Any]]:
-    done = subprocess.run(_command("query", "--list", "--json"), capture_output=True, text=True)
+    done = subprocess.run(_command("query", *_game(ctx), "--list", "--json"), capture_output=True,
+                          text=True)
     if done.returncode != 0:
         raise RuntimeError(f"query --list failed: {done.stderr.strip()}")
     names = [q["name"] for q in json.loads(done.stdout)]
     rows = []
     for name in names:
-        seconds, out = _timed(_command("query", name, "--json"), ctx.repeat)
+        seconds, out = _timed(_command("query", *_game(ctx), name, "--json"), ctx.repeat)
         answer = json.loads(out)
         rows.append({"figure": f"query {name}", "value": round(seconds, 2),
                      "unit": "s (whole process)", "target": "< 10 s",
                      "solver_seconds": answer.get("seconds")})
-    seconds, _ = _timed(_command("verify"), 1)
+    seconds, _ = _timed(_command("verify", *_game(ctx)), 1)
     rows.append({"figure": "verify", "value": round(seconds, 1), "unit": "s (whole process)",
                  "target": "< 120 s"})
     return rows
@@ -228,7 +240,8 @@ def bench(args: argparse.Namespace) -> int:
     sizes = (1_000, 10_000, 100_000) + ((1_000_000,) if args.large else ())
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="hanamikoji-bench-") as tmp:
-        ctx = Context(args.repeat, pathlib.Path(tmp), sizes, pathlib.Path.cwd())
+        ctx = Context(args.repeat, pathlib.Path(tmp), sizes, pathlib.Path.cwd(),
+                      getattr(args, "game", None))
         for name in chosen:
             print(f"bench: {name} ...", file=sys.stderr, flush=True)
             try:

@@ -104,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--game", default=None, metavar="NAME",
+                       help="the game to measure (default: the registry's default)")
     bench.set_defaults(handler="hanamikoji.engine.core.bench:bench")
 
     _oracle_commands(commands)
@@ -119,7 +121,7 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     query.add_argument("name", nargs="?", metavar="NAME", help="the query (see --list)")
     query.add_argument("--list", action="store_true", help="list the queries and their questions")
     query.add_argument("--game", default=None, metavar="NAME",
-                       help="the game whose catalogue to ask (default hanamikoji)")
+                       help="the game whose catalogue to ask (default: the registry's default)")
     query.add_argument("--json", action="store_true", help="print the answer as one JSON object")
     query.set_defaults(handler="hanamikoji.spec.core.commands:query")
 
