@@ -20,7 +20,6 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-VARIANTS = ("standard", "italian-three-rounds")
 
 
 class UsageError(Exception):
@@ -203,8 +202,9 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("--games", "--max-examples", dest="games", type=_positive, default=100,
                       help="games to try (Hypothesis examples; default 100)")
     diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    diff.add_argument("--variant", choices=VARIANTS + ("both",), default="both",
-                      help="rules preset of the games (default: both, drawn per game)")
+    diff.add_argument("--variant", default=None, metavar="V",
+                      help="the variant of every game, for a game that has variants (default: "
+                           "the game's choice; 'both' draws each game's variant)")
     diff.add_argument("--game", default=None, metavar="NAME", help="the game (default: the registry's default; see 'hanamikoji games')")
     diff.add_argument("--players", type=_positive, default=None, metavar="N",
                       help="number of players (the game's default if not given)")

@@ -1,11 +1,11 @@
-"""``hanamikoji diff -- COMMAND...``: compare another engine with the reference, step by step.
+"""``hanamikoji diff [--game NAME] -- COMMAND...``: compare another engine with the reference,
+step by step, for any game.
 
 The other engine runs as a separate process (``COMMAND``) that speaks the oracle protocol on its
 standard input and output: one JSON object per line each way (docs/oracle.md). Hypothesis plays
-games: it chooses the variant, the first player, the deals (uniform ones, and rounds built to end
-with chosen sides, so that ties, double finishes and the Italian round limit come up often) and
-every decision among the reference's legal ones, and now and then offers a decision the rules
-forbid. At every step the harness asks both engines whose turn it is, the legal decisions, both
+games: it chooses the options, the first player, the chance outcomes and every decision among
+the reference's legal ones, and now and then offers a decision the rules forbid (a game may play
+its own way: Hanamikoji also builds rounds to end with chosen sides, :meth:`Game.diff_play`). At every step the harness asks both engines whose turn it is, the legal decisions, both
 players' views and the result, and compares. The first difference fails the game; Hypothesis then
 shrinks it to a shortest game that still differs, and the report shows that game and the first
 differing step with both answers.
@@ -28,36 +28,13 @@ from typing import Any, Iterator, Sequence
 
 import attrs
 
-from ..hanamikoji import cards as C
-from ..hanamikoji.actions import (
-    ALL_KINDS,
-    Competition,
-    CompetitionPick,
-    Deal,
-    Decision,
-    Gift,
-    GiftPick,
-    Secret,
-    TradeOff,
-)
 from .cli import EXIT_FAILED, EXIT_OK, UsageError
-from ..hanamikoji.errors import HanamikojiError
-from ..hanamikoji.game import Phase, State, apply, current_player, legal_actions, new_game, observe
-from ..hanamikoji.protocol import (
-    MalformedJSONError,
-    deal_json,
-    decision_json,
-    decision_text,
-    dumps,
-    parse_decision,
-    player_json,
-    result_json,
-    view_json,
-)
-from ..hanamikoji.rules import PRESETS, Rules
+from .errors import GameError
+from .game import CHANCE, Game
+from .protocol import MalformedJSONError, dumps, player_json
 
-#: Rounds after which a game stops being compared (standard games rarely last this long).
-MAX_ROUNDS = 8
+#: Decisions after which a game of a game with no bound of its own stops being compared.
+MAX_DECISIONS = 400
 #: The longest answer line read from the other engine.
 LINE_LIMIT = 1 << 22
 
@@ -210,7 +187,7 @@ def _short(message: dict[str, Any]) -> str:
 class Divergence:
     """The first step where the other engine's answer differs from the reference's."""
 
-    variant: str | None  # None for the check of seeded deals, outside any game
+    variant: str | None  # the game's options as a label; None for a check outside any game
     first_player: int | None
     decisions: tuple[Any, ...]  # the JSON of every decision sent, in order: the game so far
     request: Any  # the request whose answers differ
@@ -261,17 +238,20 @@ class Report:
 # --- one game, compared step by step -------------------------------------------------------
 
 
-class _Game:
-    """One game played on both engines; every answer of the other is checked."""
+class DiffGame:
+    """One game played on both engines; every answer of the other is checked. The reference is
+    ``game`` under ``config``; every request and answer goes through the game's codecs."""
 
-    def __init__(self, engine: Engine, rules: Rules, first_player: int) -> None:
+    def __init__(self, engine: Engine, game: Game, config: Any, first_player: int) -> None:
         self.engine = engine
-        self.rules = rules
+        self.game = game
+        self.config = config
         self.first_player = first_player
+        self.label = game.diff_label(config)
         self.decisions: list[Any] = []
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
-        return DivergenceFound(Divergence(self.rules.name, self.first_player,
+        return DivergenceFound(Divergence(self.label, self.first_player,
                                           tuple(self.decisions), request, reference, other,
                                           message))
 
@@ -295,121 +275,139 @@ class _Game:
             raise self.diverge(request, reference, answer, f"the answer has {what}")
         return answer[key]
 
-    def start(self) -> None:
-        request = {"op": "new_game", "variant": self.rules.name,
-                   "first_player": self.first_player}
+    def start(self) -> Any:
+        """``new_game`` on the other engine; the reference's first state."""
+        request = self.game.diff_new_game(self.config, self.first_player)
         answer = self.ask(request)
         if answer.get("ok") is not True:
             raise self.diverge(request, {"ok": True}, answer, "new_game was not accepted")
+        return self.game.new_game(self.config, self.first_player)
 
-    def compare(self, state: State) -> None:
-        """current_player, legal_actions, both views and the result."""
-        expected = player_json(current_player(state))
+    def compare(self, state: Any) -> None:
+        """current_player, legal_actions, every player's view and the result."""
+        game = self.game
+        expected = player_json(game.current_player(state))
         request: dict[str, Any] = {"op": "current_player"}
         got = self.field(request, {"current_player": expected}, "current_player")
         if got != expected:
             raise self.diverge(request, {"current_player": expected}, {"current_player": got},
                                f"current_player is {json.dumps(got)}, not {json.dumps(expected)}")
         self.compare_legal(state)
-        for player in (0, 1):
+        for player in game.players(state):
             self.compare_view(state, player)
-        expected_result = result_json(state.result)
+        expected_result = game.record_result_json(state)
         request = {"op": "result"}
         got = self.field(request, {"result": expected_result}, "result")
-        if dumps(got) != dumps(expected_result):
+        if _canonical(got) != dumps(expected_result):
             raise self.diverge(request, {"result": expected_result}, {"result": got},
-                               f"the result is {json.dumps(got)}, not "
+                               f"the result is {_brief(got)}, not "
                                f"{json.dumps(expected_result)}")
 
-    def compare_legal(self, state: State) -> None:
-        legal = legal_actions(state)
-        reference = {"legal_actions": [decision_json(d) for d in legal]}
+    def compare_legal(self, state: Any) -> None:
+        game = self.game
+        legal = game.legal_actions(state)
+        reference = {"legal_actions": [game.decision_to_json(d) for d in legal]}
         request = {"op": "legal_actions"}
         got = self.field(request, reference, "legal_actions")
         if not isinstance(got, list):
             raise self.diverge(request, reference, {"legal_actions": got},
                                "legal_actions is not a list")
-        parsed: list[Decision] = []
+        parsed: list[Any] = []
         for i, item in enumerate(got):
             try:
-                parsed.append(parse_decision(item, f"$.legal_actions[{i}]"))
-            except (MalformedJSONError, HanamikojiError) as error:
+                parsed.append(game.decision_from_json(item, f"$.legal_actions[{i}]"))
+            except (GameError, TypeError, ValueError, RecursionError) as error:
                 raise self.diverge(request, reference, {"legal_actions": got},
                                    f"not a decision: {error}") from None
-        seen: set[Decision] = set()
+        seen: dict[str, Any] = {}
         for decision in parsed:
-            if decision in seen:
+            key = dumps(game.decision_to_json(decision))
+            if key in seen:
                 raise self.diverge(request, reference, {"legal_actions": got},
-                                   f"lists {decision_text(decision)} twice (each distinct "
+                                   f"lists {game.decision_text(decision)} twice (each distinct "
                                    "decision once)")
-            seen.add(decision)
-        missing = [d for d in legal if d not in seen]
-        extra = sorted(seen - set(legal))
+            seen[key] = decision
+        expected = {dumps(game.decision_to_json(d)): d for d in legal}
+        missing = [d for key, d in expected.items() if key not in seen]
+        extra = [seen[key] for key in sorted(set(seen) - set(expected))]
         if missing or extra:
             parts = []
             if missing:
                 parts.append(f"misses {len(missing)} legal: "
-                             + ", ".join(decision_text(d) for d in missing[:4]))
+                             + ", ".join(game.decision_text(d) for d in missing[:4]))
             if extra:
                 parts.append(f"offers {len(extra)} illegal: "
-                             + ", ".join(decision_text(d) for d in extra[:4]))
+                             + ", ".join(game.decision_text(d) for d in extra[:4]))
             raise self.diverge(request, reference, {"legal_actions": got},
                                "legal_actions " + "; ".join(parts))
 
-    def compare_view(self, state: State, player: int) -> None:
-        expected = view_json(observe(state, player))
+    def compare_view(self, state: Any, player: int) -> None:
+        expected = self.game.view_to_json(self.game.observe(state, player))
         request = {"op": "observe", "player": player}
         got = self.field(request, {"view": expected}, "view")
         if not isinstance(got, dict):
             raise self.diverge(request, {"view": expected}, {"view": got},
                                f"the view of player {player} is not a JSON object")
-        got_normal = normal_view(got)
-        if dumps(got_normal) == dumps(expected):
+        try:
+            got_normal = self.game.normal_view_json(got)
+        except Exception:  # whatever an adapter answers is judged, never a crash of ours
+            got_normal = got
+        if _canonical(got_normal) == dumps(expected):
             return
         extra = sorted(set(got) - set(expected))
         missing = sorted(set(expected) - set(got))
         if extra:
-            what = f'has "{extra[0]}", which the reference view does not (INFO-2)'
+            what = f'has "{extra[0]}", which the reference view does not (hidden information)'
         elif missing:
             what = f'lacks "{missing[0]}"'
         else:
-            key = next(k for k in expected if dumps(expected[k]) != dumps(got_normal[k]))
+            key = next(k for k in expected
+                       if dumps(expected[k]) != _canonical(got_normal.get(k)))
             what = (f'differs at "{key}": reference {_brief(expected[key])}, other '
                     f"{_brief(got[key])}")
         raise self.diverge(request, {"view": expected}, {"view": got},
                            f"the view of player {player} {what}")
 
-    def send(self, state: State, decision: Decision) -> State:
-        """A legal decision: both engines apply it."""
-        after = apply(state, decision)
-        request = _decision_request(decision)
+    def request_for(self, state: Any, decision: Any) -> dict[str, Any]:
+        if self.game.current_player(state) == CHANCE:
+            return self.game.diff_chance_request(decision)
+        return {"op": "apply", "decision": self.game.decision_to_json(decision)}
+
+    def send(self, state: Any, decision: Any) -> Any:
+        """A legal decision (or chance outcome): both engines apply it."""
+        after = self.game.apply(state, decision)
+        request = self.request_for(state, decision)
         answer = self.ask(request)
-        self.decisions.append(decision_json(decision))
+        self.decisions.append(self.game.decision_to_json(decision))
         if answer.get("ok") is not True:
             raise self.diverge(request, {"ok": True}, answer,
-                               f"rejects {decision_text(decision)}, which the rules allow")
+                               f"rejects {self.game.decision_text(decision)}, which the rules "
+                               "allow")
         return after
 
-    def probe(self, state: State, decision: Decision) -> None:
+    def probe(self, state: Any, decision: Any) -> None:
         """A decision the rules forbid: both engines must reject it and stay as they were."""
         try:
-            apply(state, decision)
-        except HanamikojiError as error:
+            self.game.apply(state, decision)
+        except GameError as error:
             rule = error.rule
         else:
             return  # legal after all: not a probe
-        request = _decision_request(decision)
+        request = self.request_for(state, decision)
         answer = self.ask(request)
         if "error" not in answer:
-            self.decisions.append(decision_json(decision))
+            self.decisions.append(self.game.decision_to_json(decision))
             raise self.diverge(request, {"error": "...", "rule": rule}, answer,
-                               f"accepts {decision_text(decision)}, which breaks {rule}")
+                               f"accepts {self.game.decision_text(decision)}, which breaks {rule}")
 
 
-def _decision_request(decision: Decision) -> dict[str, Any]:
-    if isinstance(decision, Deal):
-        return {"op": "deal", "deal": deal_json(decision)}
-    return {"op": "apply", "decision": decision_json(decision)}
+def _canonical(value: Any) -> str:
+    """The canonical text of anything an adapter answered (never an error: a value that JSON
+    cannot print canonically is compared by its repr, and so differs)."""
+    try:
+        return dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
 
 
 def _brief(value: Any) -> str:
@@ -417,181 +415,51 @@ def _brief(value: Any) -> str:
     return text if len(text) <= 70 else text[:67] + "..."
 
 
-_MULTISETS = ("hand", "secret", "trade_off")
-
-
-def normal_view(view: dict[str, Any]) -> dict[str, Any]:
-    """The other engine's view with its multisets sorted, the order the protocol leaves free;
-    anything unexpected is left as it is, to be reported."""
-    out = dict(view)
-    for key in _MULTISETS:
-        out[key] = _sorted(out.get(key))
-    if isinstance(out.get("sides"), list):
-        out["sides"] = [_sorted(s) for s in out["sides"]]
-    if isinstance(out.get("used"), list):
-        order = [k.value for k in ALL_KINDS]
-        out["used"] = [sorted(u, key=lambda k: order.index(k) if k in order else 9)
-                       if isinstance(u, list) and all(isinstance(k, str) for k in u) else u
-                       for u in out["used"]]
-    if out.get("pending") is not None:
-        try:
-            out["pending"] = decision_json(parse_decision(out["pending"]))
-        except (MalformedJSONError, HanamikojiError):
-            pass
-    if isinstance(out.get("log"), list):
-        out["log"] = [_normal_entry(e) for e in out["log"]]
-    if isinstance(out.get("scores"), list):
-        out["scores"] = [dict(s, sides=[_sorted(x) for x in s["sides"]])
-                         if isinstance(s, dict) and isinstance(s.get("sides"), list) else s
-                         for s in out["scores"]]
-    return out
-
-
-def _sorted(value: Any) -> Any:
-    if isinstance(value, list) and all(type(v) is int for v in value):
-        return sorted(value)
-    return value
-
-
-def _normal_entry(entry: Any) -> Any:
-    if not isinstance(entry, dict):
-        return entry
-    out = dict(entry)
-    if "cards" in out:
-        out["cards"] = _sorted(out["cards"])
-    if isinstance(out.get("sets"), list):
-        sets = [_sorted(s) for s in out["sets"]]
-        out["sets"] = sorted(sets) if all(isinstance(s, list) for s in sets) else sets
-    if isinstance(out.get("pick"), list):
-        out["pick"] = _sorted(out["pick"])
-    return out
-
-
 # --- Hypothesis: games ----------------------------------------------------------------------
 
 
-def _strategies() -> Any:
+def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any]) -> None:
+    """One game, drawn by Hypothesis from ``data``, compared at every step: the options among
+    ``configs``, the first player, every chance outcome (drawn by the game from a drawn seed) and
+    every decision among the reference's legal ones; now and then a probe, a decision legal
+    earlier in the game that the rules forbid now."""
+    import random
+
     from hypothesis import strategies as st
 
-    deck = C.cards_of(C.FULL_DECK)
-    deals = st.permutations(deck).map(
-        lambda cards: Deal(cards[0], (cards[1:7], cards[7:13]), cards[13:]))
-    targets = st.lists(st.sampled_from("==01"), min_size=C.NUM_GEISHA,
-                       max_size=C.NUM_GEISHA).map("".join)
-    pairs = st.tuples(st.integers(0, 6), st.integers(0, 6))
-    probes = st.one_of(
-        st.builds(Secret, st.integers(0, 6)),
-        st.builds(TradeOff, st.lists(st.integers(0, 6), min_size=2, max_size=2)),
-        st.builds(Gift, st.lists(st.integers(0, 6), min_size=3, max_size=3)),
-        st.builds(Competition, st.tuples(pairs, pairs)),
-        st.builds(GiftPick, st.integers(0, 6)),
-        st.builds(CompetitionPick, pairs),
-    )
-    return st, deals, targets, probes
-
-
-def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
-    """One game, drawn by Hypothesis from ``data``, compared at every step."""
-    from ..hanamikoji.construct import round_for_sides
-    from ..hanamikoji.vectors import IntentError, sides_for
-
-    st, deals, targets, probes = _strategies()
     engine.ensure_started()
-    rules = data.draw(st.sampled_from(variants), label="variant")
-    first = data.draw(st.integers(0, 1), label="first_player")
-    game = _Game(engine, rules, first)
-    # A planned game builds every round to end with a drawn marker row, mostly ties: double
-    # finishes, old markers kept, and the Italian round limit come up far more often than in
-    # uniform play. The other games deal uniformly and draw every decision.
-    planned = data.draw(st.booleans(), label="planned game")
-    game.start()
-    state = new_game(rules, first)
-    plan: list[Decision] = []
-    while True:
-        game.compare(state)
-        if state.phase is Phase.OVER or state.round >= MAX_ROUNDS:
-            if state.phase is Phase.OVER and data.draw(st.booleans(), label="probe the end"):
-                game.probe(state, state.history[-1])
+    config = data.draw(st.sampled_from(list(configs)), label="options")
+    first = data.draw(st.integers(0, game.num_players(config) - 1), label="first_player")
+    match = DiffGame(engine, game, config, first)
+    state = match.start()
+    seen: list[Any] = []  # decisions legal somewhere earlier in this game: probes
+    bound = game.max_decisions(config) or MAX_DECISIONS
+    for _ in range(bound + 1):
+        match.compare(state)
+        if game.is_terminal(state):
             return
-        if state.phase is Phase.DEAL:
-            if data.draw(st.integers(0, 7), label="probe a bad deal") == 0:
-                deal = data.draw(deals)
-                game.probe(state, Deal(deal.removed, deal.hands, (deal.removed,) + deal.draws[1:]))
-            deal = None
-            if planned:
-                target = data.draw(targets, label="marker row")
-                try:
-                    sides = sides_for(state.markers, target)
-                except IntentError:  # one player wins and the other nothing: every geisha ties
-                    sides = sides_for(state.markers, "=" * C.NUM_GEISHA)
-                deal, decisions = round_for_sides(*sides, starter=state.starter)
-                plan = list(decisions)
-            if deal is None:
-                deal = data.draw(deals, label="deal")
-            state = game.send(state, deal)
+        if game.current_player(state) == CHANCE:
+            seed = data.draw(st.integers(0, 2 ** 32 - 1), label="chance seed")
+            state = match.send(state, game.sample_chance(state, random.Random(seed)))
             continue
-        if data.draw(st.integers(0, 3), label="probe") == 0:
-            game.probe(state, data.draw(probes, label="forbidden decision"))
-        if plan:
-            decision = plan.pop(0)
-        else:
-            decision = data.draw(st.sampled_from(legal_actions(state)), label="decision")
-        state = game.send(state, decision)
-
-
-#: The seeds of the check of seeded deals.
-DEAL_SEEDS = (0, 1, 2, 3)
-
-
-def check_seeded_deals(argv: Sequence[str], timeout: float) -> Divergence | None:
-    """DEAL-1 and reproducibility: the optional request ``{"op": "random_deal", "seed": s}``
-    must give a deal of the 21 cards, the same one when asked again, and the same one in a
-    second process of the engine. The two processes get different ``PYTHONHASHSEED`` values, so
-    that a deal that depends on hash order (a set iterated, say) shows. The deals are not
-    compared with the reference's: each engine may have its own random source. An engine that
-    answers the first request with an error does not offer seeded deals: nothing is checked."""
-    engines = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
-
-    def fail(request: Any, reference: Any, other: Any, message: str) -> Divergence:
-        return Divergence(None, None, (), request, reference, other, message)
-
-    try:
-        for engine in engines:
-            engine.ensure_started()
-        for seed in DEAL_SEEDS:
-            request = {"op": "random_deal", "seed": seed}
-            answers = []
-            for engine in (engines[0], engines[1], engines[0]):
-                try:
-                    answers.append(engine.request(request))
-                except EngineFailure as failure:
-                    return fail(request, None, None, failure.message)
-            first = answers[0]
-            if isinstance(first, dict) and "error" in first and seed == DEAL_SEEDS[0]:
-                return None
-            try:
-                deal = parse_decision({"deal": first.get("deal")}, "$")
-                apply(new_game(), deal)
-            except (AttributeError, MalformedJSONError, HanamikojiError) as error:
-                return fail(request, None, first, f"random_deal does not give a legal deal: {error}")
-            if dumps(answers[2]) != dumps(first):
-                return fail(request, first, answers[2], f"random_deal of seed {seed} gives "
-                            "another deal when asked again")
-            if dumps(answers[1]) != dumps(first):
-                return fail(request, first, answers[1], f"random_deal of seed {seed} gives "
-                            "different deals in two processes (PYTHONHASHSEED 1 and 2): the "
-                            "deal depends on something besides the seed")
-    finally:
-        for engine in engines:
-            engine.stop()
-    return None
+        legal = game.legal_actions(state)
+        if seen and data.draw(st.integers(0, 3), label="probe") == 0:
+            match.probe(state, data.draw(st.sampled_from(seen), label="forbidden decision"))
+        seen.extend(legal[:8])
+        state = match.send(state, data.draw(st.sampled_from(legal), label="decision"))
 
 
 def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
-                    variants: tuple[Rules, ...] = tuple(PRESETS.values()),
-                    timeout: float = 10.0, shrink: int = 200) -> Report:
-    """Play up to ``games`` games against the engine run by ``argv``; the first divergence,
-    shrunk towards a shortest game with at most ``shrink`` more games, or None."""
+                    variants: Sequence[Any] | None = None, timeout: float = 10.0,
+                    shrink: int = 200, game: Game | None = None) -> Report:
+    """Play up to ``games`` games of ``game`` (default: the registry's default) against the
+    engine run by ``argv``, under the configurations ``variants`` (default: the game's own
+    choice, :meth:`Game.diff_configs`); the first divergence, shrunk towards a shortest game
+    with at most ``shrink`` more games, or None."""
+    from .registry import get
+
+    game = get() if game is None else game
+    configs = tuple(game.diff_configs(None)) if variants is None else tuple(variants)
     from hypothesis import HealthCheck, Phase as HPhase, Verbosity, given, settings
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
@@ -600,7 +468,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     engine = Engine(argv, timeout)
     engine.ensure_started()  # CannotStart: reported before any game
     start = time.perf_counter()
-    divergence = check_seeded_deals(argv, timeout)
+    divergence = game.diff_check_seeded(argv, timeout)
     if divergence is not None:
         engine.stop()
         return Report(0, divergence, engine.starts, time.perf_counter() - start, False)
@@ -622,7 +490,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
                 raise _Stop(best)
         tried += 1
         try:
-            play(data, engine, variants)
+            game.diff_play(data, engine, configs)
         except DivergenceFound as found:
             if best is None or found.divergence.size() < best.size():
                 best = found.divergence
@@ -649,8 +517,11 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
 # --- the command ---------------------------------------------------------------------------
 
 
-def render(report: Report, argv: Sequence[str]) -> Iterator[str]:
+def render(report: Report, argv: Sequence[str], game: Game | None = None) -> Iterator[str]:
     """The human report."""
+    from .registry import get
+
+    game = get() if game is None else game
     command = " ".join(argv)
     if report.divergence is None:
         yield (f"no divergence: {command} agrees with the reference in "
@@ -661,15 +532,15 @@ def render(report: Report, argv: Sequence[str]) -> Iterator[str]:
     yield f"  {d.message}"
     how = "after shrinking" if report.shrunk else "as first found"
     if d.variant is None:
-        yield "found by the check of seeded deals, before any game"
+        yield "found by the check of seeded chance outcomes, before any game"
     else:
         yield (f"game: {d.variant}, first player {d.first_player}; {len(d.decisions)} decisions "
                f"{how} ({_plural(report.games, 'game')}, {report.seconds:.1f} s)")
         yield 'decisions sent after {"op": "new_game"}:' if d.decisions else "no decision sent yet"
     for i, decision in enumerate(d.decisions):
         try:
-            text = decision_text(parse_decision(decision))
-        except (MalformedJSONError, HanamikojiError):
+            text = game.decision_text(game.decision_from_json(decision))
+        except (GameError, TypeError, ValueError, RecursionError):
             text = json.dumps(decision)
         yield f"  {i:>3}  {text}"
     yield f"first differing step: {json.dumps(d.request)}"
@@ -701,17 +572,29 @@ def run(args: argparse.Namespace) -> int:
                          "hanamikoji diff -- python docs/examples/adapter.py")
     if not 0 < args.timeout <= 3600:
         raise UsageError(f"--timeout must be from 0 to 3600 seconds, not {args.timeout:g}")
-    variants = tuple(PRESETS.values()) if args.variant == "both" else (Rules.named(args.variant),)
+    from .options import game_and_config
+
+    game, _ = game_and_config(_without_variant(args))
+    configs = game.diff_configs(args)
     try:
-        report = compare_engines(argv, games=args.games, seed=args.seed, variants=variants,
-                                 timeout=args.timeout, shrink=args.shrink)
+        report = compare_engines(argv, games=args.games, seed=args.seed, variants=configs,
+                                 timeout=args.timeout, shrink=args.shrink, game=game)
     except CannotStart as error:
         raise UsageError(str(error)) from None
     if args.json:
         print(json.dumps(report.to_json()))
     else:
-        for line in render(report, argv):
+        for line in render(report, argv, game):
             print(line)
     return EXIT_OK if report.divergence is None else EXIT_FAILED
 
 
+
+
+def _without_variant(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` with ``--variant`` left to :meth:`Game.diff_configs` (it may say ``both``)."""
+    copy = argparse.Namespace(**vars(args))
+    copy.variant = None
+    players = getattr(args, "players", None)
+    copy.players = None if players is None else str(players)
+    return copy

@@ -422,6 +422,52 @@ class Game(abc.ABC):
             current = self.apply(current, decision)
             yield current
 
+    # --- diff (optional: the defaults serve any game) ----------------------------------------
+
+    def diff_configs(self, args: Any) -> tuple[Any, ...]:
+        """The configurations ``hanamikoji diff`` draws its games from: the options given on
+        its command line (``args``; None: the defaults)."""
+        if args is None:
+            return (self.configure(),)
+        from .options import option_values
+
+        import argparse
+
+        given = argparse.Namespace(**vars(args))
+        if getattr(given, "variant", None) == "both":  # the harness's default, for any game
+            given.variant = None
+        if getattr(given, "players", None) is not None:
+            given.players = str(given.players)
+        return (self.configure(option_values(self, given)),)
+
+    def diff_label(self, config: Any) -> str:
+        """The options of a compared game, for the report (``players=3``)."""
+        return ", ".join(f"{k}={v}" for k, v in self.options_of(config).items()) or self.name
+
+    def diff_new_game(self, config: Any, first_player: int) -> dict[str, Any]:
+        """The ``new_game`` request: the game, its player count, options and first player."""
+        return {"op": "new_game", "game": self.name, "players": self.num_players(config),
+                "options": self.options_of(config), "first_player": first_player}
+
+    def diff_chance_request(self, outcome: Any) -> dict[str, Any]:
+        """The request that tells the other engine a chance outcome."""
+        return {"op": "chance", "outcome": self.decision_to_json(outcome)}
+
+    def normal_view_json(self, view: Any) -> Any:
+        """The other engine's view with what the protocol leaves free put in the reference's
+        order (the order of a multiset, say); must never raise on any JSON."""
+        return view
+
+    def diff_check_seeded(self, argv: Sequence[str], timeout: float) -> Any:
+        """A check before any game (Hanamikoji: seeded deals); a Divergence or None."""
+        return None
+
+    def diff_play(self, data: Any, engine: Any, configs: Sequence[Any]) -> None:
+        """One game of ``hanamikoji diff``, drawn by Hypothesis from ``data``."""
+        from .diff import play
+
+        play(data, engine, self, configs)
+
     def __repr__(self) -> str:
         return f"<game {self.name}>"
 

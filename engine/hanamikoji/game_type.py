@@ -22,7 +22,7 @@ from ..core.game import Game, Option, Outcome
 from . import cards as C
 from . import game as G
 from .display import render_game
-from .protocol import decision_json, decision_text, parse_decision, result_json, view_json
+from .protocol import deal_json, decision_json, decision_text, parse_decision, result_json, view_json
 from .record import FORMAT, read_record, to_record
 from .resample import resample
 from .rules import PRESETS, STANDARD, Rules
@@ -214,6 +214,41 @@ class Hanamikoji(Game):
         from .vectors import files
 
         return files()
+
+
+    # --- diff: today's protocol for Hanamikoji adapters, its planned games -----------------
+
+    def diff_configs(self, args: Any) -> tuple[Rules, ...]:
+        """``--variant both`` (the default) draws each game's variant from both presets."""
+        variant = None if args is None else getattr(args, "variant", None)
+        if variant in (None, "both"):
+            return tuple(PRESETS.values())
+        return (self.configure({"variant": variant}),)
+
+    def diff_label(self, config: Rules) -> str:
+        return config.name
+
+    def diff_new_game(self, config: Rules, first_player: int) -> dict[str, Any]:
+        # The request of before the core: an adapter written for it needs no change.
+        return {"op": "new_game", "variant": config.name, "first_player": first_player}
+
+    def diff_chance_request(self, outcome: Any) -> dict[str, Any]:
+        return {"op": "deal", "deal": deal_json(outcome)}
+
+    def normal_view_json(self, view: Any) -> Any:
+        from .diffplay import normal_view
+
+        return normal_view(view)
+
+    def diff_check_seeded(self, argv: Any, timeout: float) -> Any:
+        from .diffplay import check_seeded_deals
+
+        return check_seeded_deals(argv, timeout)
+
+    def diff_play(self, data: Any, engine: Any, configs: Any) -> None:
+        from .diffplay import play
+
+        play(data, engine, tuple(configs))
 
 
 def schema_text() -> str:

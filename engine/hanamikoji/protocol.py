@@ -33,6 +33,7 @@ from typing import Any
 
 import attrs
 
+from ..core import protocol as _core
 from . import cards as C
 from .actions import (
     ALL_KINDS,
@@ -51,17 +52,9 @@ from .game import CHANCE, TERMINAL, Phase
 from .rules import Reason, Result
 
 
-class MalformedJSONError(HanamikojiError):
-    """Not the JSON form expected, at JSON path ``path``."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
-
-
-def dumps(value: Any) -> str:
-    """Canonical text: sorted keys, no spaces; what the oracle's comparisons compare."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+# The core's, shared by every game's codecs.
+MalformedJSONError = _core.MalformedJSONError
+dumps = _core.dumps
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -118,13 +111,7 @@ def result_json(result: Result | None) -> dict[str, Any] | None:
     return {"winner": result.winner, "reason": result.reason.value}
 
 
-def player_json(player: int) -> int | str:
-    """``current_player`` as 0, 1, ``"chance"`` (a deal is due) or ``"terminal"``."""
-    if player == CHANCE:
-        return "chance"
-    if player == TERMINAL:
-        return "terminal"
-    return player
+player_json = _core.player_json
 
 
 def _generic(value: Any) -> Any:
