@@ -79,3 +79,29 @@ def test_spec_coverage_covers_the_test_game(testgame):
     assert [g["game"] for g in report["games"]] == ["testgame"]
     assert report["rules"] and report["uncovered"] == [] and report["unknown"] == []
     assert all(r["id"].startswith("TG-") for r in report["rules"])
+
+
+def test_validate_judges_test_game_records_by_their_format(testgame, tmp_path):
+    """TG-BET-1: records of simulate are valid; a move the rules forbid is illegal with a TG rule
+    and where; a broken shape is malformed with its JSON path; the game is found by format."""
+    records = tmp_path / "games.jsonl"
+    done = hanamikoji("simulate", "--game", "testgame", "--games", "20", "--seed", "3",
+                      "--records", str(records))
+    assert done.returncode == 0, done.stderr
+    done = hanamikoji("validate", "--json", str(records))
+    verdicts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and {v["status"] for v in verdicts} == {"valid"}
+    assert all(v["result"]["winners"] for v in verdicts)
+    record = json.loads(records.read_text().splitlines()[0])
+    malformed = dict(record, first_player="x")
+    illegal = dict(record, moves=[dict(record["moves"][0], move="call")] + record["moves"][1:])
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps(malformed) + "\n" + json.dumps(illegal) + "\n")
+    done = hanamikoji("validate", "--json", str(cases))
+    first, second = (json.loads(line) for line in done.stdout.splitlines())
+    assert done.returncode == 2
+    assert first["status"] == "malformed" and first["path"].startswith("$.first_player")
+    assert second["status"] == "illegal" and second["rule"].startswith("TG-")
+    assert [key for key in second if key not in ("index", "source", "line", "status", "rule",
+                                                 "path", "message", "result")] \
+        == list(GAME.record_where)
