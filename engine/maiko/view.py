@@ -1,0 +1,194 @@
+"""What a player may know (MK-INFO-1..3), the resampler of what they may not, and the ledger.
+
+A view has perfect recall: it holds every step of the game as the player saw it, with every tile
+shown face up (MK-INFO-1) and the player's own One-san looks (MK-TUTOR-ONESAN-2), and the public
+position now. It never holds the layout or another player's looks.
+
+>>> import random
+>>> from .game import apply, new_game, random_layout
+>>> from .actions import OneSan
+>>> config = Config.make(2)
+>>> state = apply(new_game(config), random_layout(config, random.Random(4)))
+>>> state = apply(state, OneSan(5))
+>>> observe(state, 0).log[-1].tile is not None, observe(state, 1).log[-1].tile
+(True, None)
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from .actions import Danna, Decision, Flip, Layout, OneSan
+from .components import (
+    COPIES,
+    FRIEND,
+    NUM_COLOURS,
+    NUM_FRIENDS,
+    NUM_ITEMS,
+    Config,
+    tile_name,
+)
+from .game import (
+    DOWN,
+    EMPTY,
+    UP,
+    Phase,
+    Result,
+    State,
+    apply,
+    current_player,
+    new_game,
+)
+
+#: In :attr:`View.board`: a face-down tile, an empty space.
+HIDDEN, GONE = -1, -2
+
+
+@attrs.frozen
+class Seen:
+    """One step as a player saw it: whose turn, who decided, what, and the tile it showed them
+    (a flip, a Danna reveal, their own One-san look), else None."""
+
+    turn: int
+    player: int
+    decision: Decision
+    tile: int | None
+
+
+@attrs.frozen
+class View:
+    """What ``player`` may know (MK-INFO-1..3).
+
+    ``board[s]`` is :data:`HIDDEN` for a face-down tile, :data:`GONE` for an empty space, else
+    the code of the tile lying face up (a friend, or the first tile of a flip in progress).
+    The other fields are the state's public fields; ``log`` is the whole game as seen.
+    """
+
+    player: int
+    config: Config
+    first_player: int
+    current_player: int
+    phase: Phase
+    turn: int
+    board: tuple[int, ...]
+    boards: tuple[tuple[int, ...], ...]
+    hands: tuple[int, ...]
+    pool: int
+    cards: tuple[int, ...]
+    discarded: tuple[int, ...]
+    box: tuple[int, ...]
+    pending: int | None
+    visited: bool
+    looks: tuple[int, ...]
+    sweep_row: int | None
+    sweep_index: int
+    triggered_by: int | None
+    result: Result | None
+    log: tuple[Seen, ...]
+
+    def known(self) -> dict[int, int]:
+        """Every space whose tile this player has seen, with the tile (their memory, perfect)."""
+        out: dict[int, int] = {}
+        for seen in self.log:
+            if seen.tile is not None:
+                out[seen.decision.space] = seen.tile  # type: ignore[union-attr]
+        return out
+
+
+def _shown(decision: Decision) -> bool:
+    return isinstance(decision, (Flip, Danna))
+
+
+def observe(state: State, player: int) -> View:
+    """MK-INFO-1..3, MK-TUTOR-ONESAN-2: ``player``'s view of ``state``."""
+    layout = state.layout
+    board = tuple(HIDDEN if v == DOWN else GONE if v == EMPTY else layout[s]
+                  for s, v in enumerate(state.spaces))
+    log = tuple(
+        Seen(step.turn, step.player, step.decision,
+             layout[step.decision.space] if _shown(step.decision)  # type: ignore[union-attr]
+             or (isinstance(step.decision, OneSan) and step.player == player) else None)
+        for step in state.steps)
+    return View(player, state.config, state.first_player, current_player(state), state.phase,
+                state.turn, board, state.boards, state.hands, state.pool, state.cards,
+                state.discarded, state.config.box, state.pending, state.visited, state.looks,
+                state.sweep_row, state.sweep_index, state.triggered_by, state.result, log)
+
+
+def seen_spaces(state: State, player: int) -> frozenset[int]:
+    """The spaces whose tile ``player`` has seen: every flip and Danna reveal, and their own
+    One-san looks."""
+    return frozenset(step.decision.space for step in state.steps  # type: ignore[union-attr]
+                     if _shown(step.decision)
+                     or (isinstance(step.decision, OneSan) and step.player == player))
+
+
+def resample(state: State, player: int, rng: random.Random) -> State:
+    """A state ``player`` cannot tell from ``state``: the tiles of every space they have never
+    seen (all face down) shuffled among those spaces with ``rng``, then the same decisions
+    replayed. Public tiles and the player's own looks keep their places; other players' looks
+    may now see other tiles. The face-down multiset is unchanged, so the static test
+    (MK-STATIC-3) and every legal decision are too."""
+    if state.phase is Phase.LAYOUT:
+        return state
+    known = seen_spaces(state, player)
+    unseen = [s for s in range(len(state.layout)) if s not in known]
+    tiles = [state.layout[s] for s in unseen]
+    rng.shuffle(tiles)
+    layout = list(state.layout)
+    for s, code in zip(unseen, tiles):
+        layout[s] = code
+    new = apply(new_game(state.config, state.first_player), Layout(tuple(layout)))
+    for step in state.steps:
+        new = apply(new, step.decision)
+    return new
+
+
+# --- the ledger -----------------------------------------------------------------------------
+
+
+def ledger(state: State) -> dict[str, int]:
+    """Components counted over every place: each kind of tile (face down, face up, on maiko
+    boards, discarded, in the box, or still to be laid before the layout), all tiles, the
+    tokens (pool, hands, tutor cards) and the tutor cards (MK-COMP-1, MK-COMP-2)."""
+    counts = [0] * (FRIEND + 1)
+    if state.phase is Phase.LAYOUT:
+        for code in state.config.tiles:
+            counts[code] += 1
+    else:
+        for s, v in enumerate(state.spaces):
+            if v != EMPTY:
+                counts[state.layout[s]] += 1
+    for code in state.config.box:
+        counts[code] += 1
+    for board in state.boards:
+        for index, n in enumerate(board):
+            counts[(index % NUM_COLOURS) * NUM_ITEMS + index // NUM_COLOURS] += n
+    for code in state.discarded:
+        counts[code] += 1
+    out = {f"tile:{tile_name(code)}": n for code, n in enumerate(counts)}
+    out["tiles"] = sum(counts)
+    out["tokens"] = state.pool + sum(state.hands) + sum(state.cards)
+    out["tutor-cards"] = len(state.cards)
+    return out
+
+
+def expected_ledger(config: Config) -> dict[str, int]:
+    """MK-COMP-1, MK-COMP-2: two of each item tile, nine friends, 81 tiles, 16 tokens, 4 cards."""
+    out = {f"tile:{tile_name(code)}": COPIES for code in range(FRIEND)}
+    out["tile:friend"] = NUM_FRIENDS
+    out["tiles"] = FRIEND * COPIES + NUM_FRIENDS
+    out["tokens"] = 16
+    out["tutor-cards"] = 4
+    return out
+
+
+def places(state: State) -> dict[str, int]:
+    """How many tiles lie in each place (for the display and the invariants)."""
+    face_down = state.spaces.count(DOWN) if state.phase is not Phase.LAYOUT else 0
+    return {"face-down": face_down, "face-up": state.spaces.count(UP),
+            "on-boards": sum(map(sum, state.boards)), "discarded": len(state.discarded),
+            "box": len(state.config.box),
+            "to-lay": len(state.config.tiles) if state.phase is Phase.LAYOUT else 0}

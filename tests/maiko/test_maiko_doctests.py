@@ -1,0 +1,19 @@
+"""The examples in the docstrings of Maiko's engine and property modules run."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["hanamikoji.engine.maiko.game_type", "hanamikoji.engine.maiko.game",
+           "hanamikoji.engine.maiko.record", "hanamikoji.engine.maiko.view",
+           "hanamikoji.properties.maiko.invariants", "hanamikoji.properties.maiko.sample",
+           "hanamikoji.properties.core.suite"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0
