@@ -142,14 +142,24 @@ def simulate(args: argparse.Namespace) -> int:
               f"({report['games_per_second']} games/s), seed {args.seed}")
         print("results by reason: " + ", ".join(f"{k} {v}" for k, v in report["reasons"].items()))
         print("winners:           " + ", ".join(f"{k} {v}" for k, v in report["winners"].items()))
-        print(f"{tally.unit} per game:".ljust(19)
-              + ", ".join(f"{k}: {v}" for k, v in report[tally.unit].items()))
+        print(f"{tally.unit} per game:".ljust(19) + _lengths(tally))
         if tally.unfinished:
             print(f"unfinished:        {tally.unfinished} (stopped at --max-turns {max_turns}; "
                   "not counted as results, no records written)")
         if args.records:
             print(f"records written to {args.records}")
     return EXIT_OK
+
+
+def _lengths(tally: Tally) -> str:
+    """Each length with its count, or, when there are many, their range, median and mean (the
+    whole table is in --json)."""
+    if len(tally.lengths) <= 12:
+        return ", ".join(f"{k}: {v}" for k, v in sorted(tally.lengths.items()))
+    values = sorted(tally.lengths.elements())
+    mean = sum(values) / len(values)
+    return (f"from {values[0]} to {values[-1]}, median {values[len(values) // 2]}, "
+            f"mean {mean:.1f} (--json has each)")
 
 
 @contextmanager

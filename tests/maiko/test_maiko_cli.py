@@ -1,0 +1,66 @@
+"""Maiko through the commands, as a user runs them: play prints a game a person can follow,
+simulate ends every game and says by which end, its records validate, --max-turns reports an
+unfinished game as such, and a bad option is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def hanamikoji(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hanamikoji.engine", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_play_prints_the_boards_and_the_turns():
+    """MK-COMP-3, MK-INFO-1: the board, each maiko board as a 3 x 3 grid, the turn's steps."""
+    done = hanamikoji("play", "--game", "maiko", "--players", "3", "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "player 2 (pink)" in out and "Turn 0 · player 0" in out
+    assert out.count("[0:") >= 3
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("Result: ") and "· end: " in last and "P2" in last
+
+
+@pytest.mark.parametrize("players", ["2", "3", "4"])
+def test_simulate_ends_every_game_and_its_records_validate(players, tmp_path):
+    """MK-END-2, MK-END-4, MK-STATIC-2: every game ends, by one of the three ends, and each
+    record replays to its result."""
+    records = tmp_path / "games.jsonl"
+    done = hanamikoji("simulate", "--game", "maiko", "--players", players, "--games", "40",
+                      "--seed", "1", "--records", str(records), "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert "unfinished" not in summary
+    assert sum(summary["reasons"].values()) == 40
+    assert set(summary["reasons"]) <= {"full-board", "static", "no-face-down-tile"}
+    assert sum(summary["turns"].values()) == 40
+    done = hanamikoji("validate", str(records))
+    assert done.returncode == 0 and done.stdout.strip().endswith("40 valid, 0 illegal, 0 malformed")
+
+
+def test_max_turns_reports_unfinished_games_never_as_results(tmp_path):
+    """MK-END-5: a limit on turns belongs to the tool; a game stopped by it has no result."""
+    records = tmp_path / "games.jsonl"
+    done = hanamikoji("simulate", "--game", "maiko", "--games", "5", "--seed", "1",
+                      "--max-turns", "3", "--records", str(records), "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["unfinished"] == 5 and summary["reasons"] == {}
+    assert records.read_text() == ""
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("--players", "5"), "players"),
+    (("--variant", "standard"), "no option 'variant'"),
+    (("--option", "colours=red,blue"), "colour"),
+])
+def test_bad_options_are_one_line(args, needle):
+    done = hanamikoji("simulate", "--game", "maiko", "--games", "1", *args)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr.count("\n") == 1 and needle in done.stderr, done.stderr
