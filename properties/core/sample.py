@@ -21,7 +21,7 @@ from hanamikoji.engine.core.game import Game
 from . import invariants as inv
 from .suite import PROPERTIES, Property
 
-__all__ = ["SampleOutcome", "run_generic_sample", "run_check"]
+__all__ = ["SampleOutcome", "first_line", "run_generic_sample", "run_check"]
 
 
 @attrs.frozen
@@ -37,7 +37,7 @@ class SampleOutcome:
     message: str
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
     text = str(error).strip() or type(error).__name__
     return f"{type(error).__name__}: {text.splitlines()[0]}"
 
@@ -59,7 +59,7 @@ def _run_property(prop: Property, game: Game, max_examples: int, seed: int) -> S
         test()
     except Exception as error:  # the sample reports failures, it does not raise them
         return SampleOutcome(prop.name, (), False, ran, time.perf_counter() - start,
-                             _first_line(error))
+                             first_line(error))
     return SampleOutcome(prop.name, (), True, ran, time.perf_counter() - start, "")
 
 
@@ -69,7 +69,7 @@ def run_check(name: str, rules: tuple[str, ...], check: Callable[[], int]) -> Sa
     try:
         ran = check()
     except Exception as error:
-        return SampleOutcome(name, rules, False, 0, time.perf_counter() - start, _first_line(error))
+        return SampleOutcome(name, rules, False, 0, time.perf_counter() - start, first_line(error))
     return SampleOutcome(name, rules, True, ran, time.perf_counter() - start, "")
 
 

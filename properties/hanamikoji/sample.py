@@ -15,35 +15,18 @@ from __future__ import annotations
 
 import time
 
-import attrs
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
 from hypothesis import strategies as st
 
 from hanamikoji.engine.hanamikoji import PRESETS
+
+from hanamikoji.properties.core.sample import SampleOutcome, first_line
 
 from . import invariants as inv
 from .engine_api import REFERENCE, Engine
 from .suite import PROPERTIES, Property
 
 __all__ = ["SampleOutcome", "run_sample"]
-
-
-@attrs.frozen
-class SampleOutcome:
-    """One property's verdict: its name, the rule IDs it checks, whether it held, how many
-    examples ran, how long it took, and the first line of the failure (empty if it held)."""
-
-    name: str
-    rules: tuple[str, ...]
-    passed: bool
-    examples: int
-    seconds: float
-    message: str
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip() or type(error).__name__
-    return f"{type(error).__name__}: {text.splitlines()[0]}"
 
 
 def _run_property(prop: Property, engine: Engine, max_examples: int, seed: int) -> SampleOutcome:
@@ -68,7 +51,7 @@ def _run_property(prop: Property, engine: Engine, max_examples: int, seed: int) 
         test()
     except Exception as error:  # the sample reports failures, it does not raise them
         return SampleOutcome(prop.name, prop.rules, False, ran, time.perf_counter() - start,
-                             _first_line(error))
+                             first_line(error))
     return SampleOutcome(prop.name, prop.rules, True, ran, time.perf_counter() - start, "")
 
 
@@ -80,7 +63,7 @@ def _run_reproducibility(engine: Engine, seeds: tuple[int, ...]) -> SampleOutcom
         for preset in PRESETS.values():
             inv.seeded_games_are_reproducible(seeds, rules=preset, engine=engine)
     except Exception as error:
-        return SampleOutcome(name, rules, False, 0, time.perf_counter() - start, _first_line(error))
+        return SampleOutcome(name, rules, False, 0, time.perf_counter() - start, first_line(error))
     return SampleOutcome(name, rules, True, 2 * len(seeds), time.perf_counter() - start, "")
 
 
