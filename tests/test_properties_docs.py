@@ -28,11 +28,20 @@ def names(cell):
     return re.findall(r"`([^`]+)`", cell)
 
 
-def test_the_python_example_runs():
+def test_the_python_examples_run():
     blocks = re.findall(r"```python\n(.*?)```", DOC, re.S)
-    assert len(blocks) == 1
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(blocks[0], "docs/properties.md", "exec"), {})
+    assert len(blocks) == 2
+    for block in blocks:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(block, "docs/properties.md", "exec"), {})
+
+
+def test_the_generic_property_table_lists_every_generic_property():
+    from hanamikoji.properties.core.suite import PROPERTIES as GENERIC
+
+    rows = table("| property | what it checks |")
+    listed = [name for row in rows for name in names(row[0])]
+    assert listed == [p.name for p in GENERIC]
 
 
 def test_the_property_table_lists_every_property_with_its_rules():
