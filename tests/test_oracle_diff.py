@@ -183,3 +183,26 @@ def test_adapter_answers_errors_with_the_rule():
     assert wrapped.answer("not json")["error"].startswith("not a request")
     with pytest.raises(HanamikojiError):
         reference.apply(new_game(), parse_decision({"action": "secret", "cards": [3]}))
+
+
+def test_any_view_an_adapter_answers_is_judged_never_a_crash():
+    """INFO-1: a view whose log holds sets of mixed types (which no sort can order) is a
+    divergence at that step, never an internal error of the harness."""
+    import random
+
+    from hanamikoji.engine.core.diff import DiffGame, DivergenceFound
+    from hanamikoji.engine.core.registry import get
+
+    game = get("hanamikoji")
+    state = game.apply(game.new_game(game.configure()), game.sample_chance(
+        game.new_game(game.configure()), random.Random(1)))
+    answers = [{"view": {"log": [{"sets": [["a"], [1]]}], "hand": ["x", 1], "used": [[1, "a"]]}}]
+
+    class Stub:
+        def request(self, message):
+            return answers[0]
+
+    match = DiffGame(Stub(), game, game.configure(), 0)
+    with pytest.raises(DivergenceFound) as found:
+        match.compare_view(state, 0)
+    assert "view of player 0" in found.value.divergence.message
