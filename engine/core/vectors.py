@@ -36,6 +36,7 @@ import attrs
 from .cli import EXIT_OK, UsageError
 from .errors import GameError
 from .game import CHANCE, TERMINAL, Game, IllegalRecordError, MalformedRecordError
+from .protocol import player_json
 from .perft import perft, divide, seeded_start
 from .registry import DEFAULT, get
 
@@ -162,15 +163,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 # --- expected answers, for any game: computed from the input alone ---------------------------
-
-
-def player_json(player: int) -> int | str:
-    """``current_player`` in the corpus: a player's number, ``"chance"`` or ``"terminal"``."""
-    if player == CHANCE:
-        return "chance"
-    if player == TERMINAL:
-        return "terminal"
-    return player
 
 
 def position(game: Game, given: Mapping[str, Any]) -> Any:
