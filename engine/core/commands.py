@@ -163,5 +163,21 @@ def _lengths(tally: Tally) -> str:
 
 
 @contextmanager
+def no_hypothesis_litter() -> Iterator[None]:
+    """Hypothesis keeps caches in ``.hypothesis/`` of the current folder (its constants cache,
+    even with no example database): a command must not leave it in the user's folder, so while
+    a command runs Hypothesis it points to a temporary folder, removed afterwards."""
+    from hypothesis import configuration
+
+    with tempfile.TemporaryDirectory(prefix="hanamikoji-hypothesis-") as home:
+        before = configuration.storage_directory()
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(str(before))
+
+
+@contextmanager
 def _nothing() -> Iterator[None]:
     yield None

@@ -576,9 +576,12 @@ def run(args: argparse.Namespace) -> int:
 
     game, _ = game_and_config(_without_variant(args))
     configs = game.diff_configs(args)
+    from .commands import no_hypothesis_litter
+
     try:
-        report = compare_engines(argv, games=args.games, seed=args.seed, variants=configs,
-                                 timeout=args.timeout, shrink=args.shrink, game=game)
+        with no_hypothesis_litter():
+            report = compare_engines(argv, games=args.games, seed=args.seed, variants=configs,
+                                     timeout=args.timeout, shrink=args.shrink, game=game)
     except CannotStart as error:
         raise UsageError(str(error)) from None
     if args.json:

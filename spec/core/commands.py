@@ -12,7 +12,7 @@ import os
 import sys
 
 from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.engine.core.commands import atomic_output
+from hanamikoji.engine.core.commands import atomic_output, no_hypothesis_litter
 
 from hanamikoji.engine.core.registry import get
 
@@ -75,7 +75,8 @@ def verify(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot create {args.out}: {error.strerror}") from None
     games = None if getattr(args, "game", None) is None else [get(args.game).name]
-    report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games)
+    with no_hypothesis_litter():
+        report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games)
     document = report.to_json()
     if args.out is not None:
         with atomic_output(os.path.join(args.out, "report.json")) as out:

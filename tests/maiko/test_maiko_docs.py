@@ -58,5 +58,6 @@ def test_each_command_to_paste_runs(line, tmp_path):
     done = subprocess.run([sys.executable, "-m", "hanamikoji.engine", *args[1:]], cwd=cwd,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    assert not (tmp_path / ".hypothesis").exists()  # a command leaves no cache in the user's folder
     if args[1] == "schema":
         assert json.loads(done.stdout)["$schema"].startswith("https://json-schema.org/")
