@@ -24,7 +24,7 @@ CORE = sorted(p for room in ("engine", "spec", "properties")
 GAME_PACKAGES = ("hanamikoji", "maiko")
 WORDS = re.compile(r"geisha|hanamikoji|charm", re.IGNORECASE)
 # The tool, not the game: the namespace, the command and its sub-commands, the tool's formats.
-TOOL = re.compile(r"hanamikoji\.(engine|spec|properties)\b|hanamikoji-(verify|vectors|bench)\b"
+TOOL = re.compile(r"hanamikoji\.(engine|spec|properties)\b|hanamikoji-(verify|vectors|bench|hypothesis)\b"
                   r"|\bhanamikoji (\{|[a-z]+\b)|prog=\"hanamikoji\"|\"hanamikoji\"\s*$"
                   r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_GAMES|\"hanamikoji: ")
 
