@@ -1,4 +1,4 @@
-"""spec/record.schema.json and the validator's malformed check agree on every document.
+"""spec/hanamikoji/record.schema.json and the validator's malformed check agree on every document.
 
 The schema checks shape, types and ranges; the rules (a 21-card deal, turn order, ...) are not
 its business, so "malformed or not" is what the two must agree on. Documents are valid records
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pathlib
 
 import pytest
 from hypothesis import example, given, settings
@@ -20,9 +21,10 @@ from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
 from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.hanamikoji.seeded import play_game
-from hanamikoji.engine.core.validate import Status, judge_bytes, schema_text
+from hanamikoji.engine.core import registry
+from hanamikoji.engine.core.validate import Status, judge_bytes
 
-SCHEMA = json.loads(schema_text("hanamikoji"))
+SCHEMA = registry.get("hanamikoji").record_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 
@@ -36,7 +38,10 @@ def validator_accepts(text: str) -> bool:
 
 def test_schema_command_prints_a_draft_2020_12_schema(capsys):
     assert main(["schema"]) == 0
-    printed = json.loads(capsys.readouterr().out)
+    text = capsys.readouterr().out
+    shipped = pathlib.Path(__file__).parents[1] / "spec" / "hanamikoji" / "record.schema.json"
+    assert text == shipped.read_text(encoding="utf-8")  # the file's bytes, not a re-dump
+    printed = json.loads(text)
     assert printed == SCHEMA
     assert printed["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     Draft202012Validator.check_schema(printed)

@@ -65,7 +65,7 @@ def test_illegal_records_name_rule_round_and_turn(mutate, rule, where):
     mutate(doc)
     verdict = judge(doc)
     assert verdict.status is Status.ILLEGAL
-    assert (verdict.rule, verdict.round, verdict.turn) == (rule, *where)
+    assert (verdict.rule, verdict.at("round"), verdict.at("turn")) == (rule, *where)
     prefix = f"round {where[0]}" + (f", turn {where[1]}: " if where[1] is not None else ":")
     assert verdict.message.startswith(prefix)
 
@@ -80,7 +80,7 @@ def test_card_not_in_hand_message_names_player_card_and_hand():
     turns[t]["cards"] = sorted([missing] + turns[t]["cards"][1:])
     turns[t]["pick"] = turns[t]["cards"][0]
     verdict = judge(doc)
-    assert verdict.rule == "ACT-GIFT-1" and (verdict.round, verdict.turn) == (0, t)
+    assert verdict.rule == "ACT-GIFT-1" and (verdict.at("round"), verdict.at("turn")) == (0, t)
     assert (f"round 0, turn {t}: player {turns[t]['player']} plays a gift with a card of geisha "
             f"{missing} that is not in their hand (hand: [") in verdict.message
 
@@ -115,7 +115,7 @@ def test_refinements_cite_the_specific_rule():
     italian = to_record(built_game(ITALIAN_THREE_ROUNDS, 0, ("1=====0", "=======", "=======")))
     italian["rounds"].append(copy.deepcopy(italian["rounds"][0]))
     verdict = judge(italian)
-    assert (verdict.rule, verdict.round) == ("VAR-IT-1", 3)
+    assert (verdict.rule, verdict.at("round")) == ("VAR-IT-1", 3)
     goal = record()  # ends by a goal: a further round breaks END-2, not VAR-IT-1
     goal["variant"] = "italian-three-rounds"
     goal["rounds"].append(copy.deepcopy(goal["rounds"][0]))
@@ -125,7 +125,7 @@ def test_refinements_cite_the_specific_rule():
     doc = to_record(long_game)
     doc["rounds"][1]["turns"][0]["player"] ^= 1
     verdict = judge(doc)
-    assert (verdict.rule, verdict.round, verdict.turn) == ("UPDATE-4", 1, 0)
+    assert (verdict.rule, verdict.at("round"), verdict.at("turn")) == ("UPDATE-4", 1, 0)
     doc = to_record(long_game)
     doc["rounds"][1]["turns"][1]["player"] ^= 1
     assert judge(doc).rule == "TURN-1"

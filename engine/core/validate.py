@@ -5,12 +5,13 @@ is standard input. Files are read a line at a time and each record is judged and
 the next is read, so memory stays flat however many records a file holds.
 
 A record's game is recognised by its ``format`` field (:func:`registry.by_format`); ``--game``
-forces one; a record of no known format is read as one of the default game, whose reader then
-names what is wrong. Each record gets one verdict, in three layers (python-chess style), all
-decided by the game's :meth:`Game.read_record`:
+forces one. An object whose format no registered game has is malformed at ``$.format`` (the
+message lists the formats there are); a document that is not an object at all is left to the
+default game's reader, which says so. Each record gets one verdict, in three layers
+(python-chess style), decided by the game's :meth:`Game.read_record`:
 
-* **malformed**: not UTF-8, not JSON, or not a record of the game's format; the verdict names
-  the JSON path at fault;
+* **malformed**: not UTF-8, not JSON, of no known format, or not a record of its game's format;
+  the verdict names the JSON path at fault;
 * **illegal**: a record of a game the rules forbid; the verdict names the first broken rule by
   its ID in the game's spec, with where it was broken (the game's :attr:`Game.record_where`
   keys: a round and a turn, a turn and a step);
@@ -18,6 +19,8 @@ decided by the game's :meth:`Game.read_record`:
 
 >>> judge({"format": "hanamikoji-record/1"}).path
 '$'
+>>> judge({"format": "other/1"}).path
+'$.format'
 >>> judge({"format": "hanamikoji-record/1", "variant": "standard", "first_player": 0,
 ...        "rounds": []}).rule
 'UPDATE-5'
@@ -34,9 +37,8 @@ from typing import IO, Any, Iterable, Iterator
 import attrs
 
 from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from .commands import cannot_read
 from .game import Game, IllegalRecordError, MalformedRecordError
-from .registry import by_format, get
+from .registry import available, by_format, get
 
 #: A line longer than this is judged malformed without being held in memory.
 LINE_LIMIT = 1 << 24
@@ -71,14 +73,6 @@ class Judgement:
         """The value of ``where`` key ``key`` (None if absent)."""
         return dict(self.where).get(key)
 
-    @property
-    def round(self) -> Any:  # Hanamikoji's names, kept for the callers of before the core
-        return self.at("round")
-
-    @property
-    def turn(self) -> Any:
-        return self.at("turn")
-
 
 @attrs.frozen
 class Verdict:
@@ -101,7 +95,11 @@ class Verdict:
     def to_text(self) -> str:
         j = self.judgement
         rule = f" [{j.rule}]" if j.rule else ""
-        return f"{self.source}:{self.line}: record {self.index}: {j.status.value}{rule}: {j.message}"
+        text = (f"{self.source}:{self.line}: record {self.index}: {j.status.value}{rule}: "
+                f"{j.message}")
+        # A message may quote a lone surrogate ("\ud800" is valid JSON), which no UTF-8 output
+        # can print: it is written as its escape instead of failing the whole run.
+        return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode()
 
 
 # --- decoding ------------------------------------------------------------------------------
@@ -170,16 +168,40 @@ def decode(raw: bytes | str) -> Any:
 # --- judging one record --------------------------------------------------------------------
 
 
-def game_of(document: Any, forced: Game | None = None) -> Game:
+def game_of(document: Any, forced: Game | None = None) -> Game | None:
     """The game that judges ``document``: ``forced``, else the one whose records carry its
-    ``format``, else the default game (whose reader then says what is wrong)."""
+    ``format``; None for an object of no known format; the default game for anything that is
+    not an object (its reader then says what is wrong)."""
     if forced is not None:
         return forced
     if isinstance(document, dict):
-        found = by_format(document.get("format"))
-        if found is not None:
-            return found
+        return by_format(document.get("format"))
     return get()
+
+
+def known_formats() -> tuple[str, ...]:
+    """The record formats of the games that can be loaded here, in the registry's order."""
+    return tuple(dict.fromkeys(get(name).record_format for name in available()))
+
+
+def _show(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _unknown_format(document: dict[str, Any]) -> Judgement:
+    """An object that is no registered game's record: malformed at ``$.format``, in one line
+    that lists the formats ``validate`` knows. Its ``where`` keys are the default game's, as
+    for text that is not JSON at all."""
+    listed = ", ".join(f'"{f}"' for f in known_formats())
+    got = _show(document["format"]) if "format" in document else "no format"
+    return Judgement(Status.MALFORMED,
+                     f"$.format: expected the record format of a registered game "
+                     f"({listed}), got {got}",
+                     where=_where(get(), {}), path="$.format")
 
 
 def _where(game: Game, values: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -189,6 +211,8 @@ def _where(game: Game, values: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
 def judge(document: Any, game: Game | None = None) -> Judgement:
     """The verdict on one decoded JSON document (by ``game``, or by the game of its format)."""
     game = game_of(document, game)
+    if game is None:
+        return _unknown_format(document)
     nowhere = _where(game, {})
     try:
         final = game.read_record(document)
@@ -329,6 +353,8 @@ def _open(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as error:
+        from .commands import cannot_read  # only on failure: it brings simulate's imports
+
         raise _Unreadable(cannot_read(path, error)) from None
 
 
@@ -399,8 +425,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print(tally.summary())
     return tally.exit_code()
-
-
 
 
 # --- the schema ----------------------------------------------------------------------------
