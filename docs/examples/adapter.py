@@ -2,7 +2,7 @@
 """An example adapter: a Python engine behind the oracle protocol of ``hanamikoji diff``.
 
 The harness writes one JSON request per line on this program's standard input and reads one JSON
-answer per line from its standard output (docs/oracle.md, "The diff protocol"):
+answer per line from its standard output (docs/oracle.md, "The protocol"):
 
     {"op": "new_game", "variant": "standard", "first_player": 0}  -> {"ok": true}
     {"op": "deal", "deal": {"removed": 3, "hands": [...], "draws": [...]}}  -> {"ok": true}
@@ -26,6 +26,11 @@ This adapter wraps any engine with the reference engine's API (``new_game``, ``a
 
 An engine with another API, or in another language, needs its own adapter: keep this loop and
 replace the conversions between JSON and the engine's values.
+
+This adapter speaks the protocol as it was before the toolkit had several games (protocol 1:
+Hanamikoji only, its chance steps as ``deal``), which the harness still speaks to any adapter that
+does not declare otherwise. The reference adapter of every game, which declares the general
+requests, is ``python -m hanamikoji.engine.core.adapter``.
 """
 
 from __future__ import annotations

@@ -202,12 +202,14 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("--games", "--max-examples", dest="games", type=_positive, default=100,
                       help="games to try (Hypothesis examples; default 100)")
     diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    diff.add_argument("--variant", default=None, metavar="V",
-                      help="the variant of every game, for a game that has variants (default: "
-                           "the game's choice; 'both' draws each game's variant)")
-    diff.add_argument("--game", default=None, metavar="NAME", help="the game (default: the registry's default; see 'hanamikoji games')")
-    diff.add_argument("--players", type=_positive, default=None, metavar="N",
-                      help="number of players (the game's default if not given)")
+    from .options import add_game_arguments
+
+    # An option not fixed here is drawn per game among its choices (docs/oracle.md).
+    add_game_arguments(diff, variant_help="the variant of every game, for a game that has "
+                                          "variants (default, or 'both': drawn per game)")
+    for action in diff._actions:
+        if action.dest == "players":
+            action.help = "number of players of every game (default: drawn per game)"
     diff.add_argument("--timeout", type=float, default=10.0,
                       help="seconds to wait for each answer (default 10)")
     diff.add_argument("--shrink", type=_nonnegative, default=200, metavar="GAMES",

@@ -3,21 +3,30 @@ step by step, for any game.
 
 The other engine runs as a separate process (``COMMAND``) that speaks the oracle protocol on its
 standard input and output: one JSON object per line each way (docs/oracle.md). Hypothesis plays
-games: it chooses the options, the first player, the chance outcomes and every decision among
-the reference's legal ones, and now and then offers a decision the rules forbid (a game may play
-its own way: Hanamikoji also builds rounds to end with chosen sides, :meth:`Game.diff_play`). At every step the harness asks both engines whose turn it is, the legal decisions, both
-players' views and the result, and compares. The first difference fails the game; Hypothesis then
+games: it chooses the options (those not fixed on the command line), the first player, the chance
+outcomes and every decision among the reference's legal ones, and now and then offers a decision
+the rules forbid (a game may play its own way, :meth:`Game.diff_play`: the default game also
+builds rounds to end with chosen sides). At every step the harness asks the other engine whose
+turn it is, the legal decisions, every player's view and the result, and compares them with the
+reference's through the game's codecs. The first difference fails the game; Hypothesis then
 shrinks it to a shortest game that still differs, and the report shows that game and the first
 differing step with both answers.
 
+Requests: the general ones (``new_game`` naming the game, ``chance``) to an adapter that
+declares protocol 2 in its answer to ``new_game``, and to any adapter of a game that has no
+requests of its own; otherwise the game's own (:meth:`Game.diff_new_game`,
+:meth:`Game.diff_chance_request`), so that adapters written before the core keep working.
+
 An engine that crashes, prints something that is not a JSON line, or does not answer in time is
-reported the same way, with what it printed on its standard error.
+reported the same way, with what it printed on its standard error; an answer of any other shape
+is a divergence, never an error of the harness.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import itertools
 import json
 import os
 import queue
@@ -29,9 +38,16 @@ from typing import Any, Iterator, Sequence
 import attrs
 
 from .cli import EXIT_FAILED, EXIT_OK, UsageError
-from .errors import GameError
+from .errors import GameError, OptionError
 from .game import CHANCE, Game
-from .protocol import MalformedJSONError, dumps, player_json
+from .protocol import (
+    GENERAL_PROTOCOL,
+    chance_request,
+    dumps,
+    new_game_request,
+    player_json,
+    random_chance_request,
+)
 
 #: Decisions after which a game of a game with no bound of its own stops being compared.
 MAX_DECISIONS = 400
@@ -69,6 +85,9 @@ class Engine:
         self.env = env
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        #: The adapter declared the general requests (``"protocol": 2`` in its answer to
+        #: ``new_game``); a process that has not said so gets its game's own requests.
+        self.general = False
 
     def ensure_started(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -77,11 +96,13 @@ class Engine:
         try:
             self.process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, env=None if self.env is None else {**os.environ, **self.env})
+                stderr=subprocess.PIPE,
+                env=None if self.env is None else {**os.environ, **self.env})
         except OSError as error:
             raise CannotStart(f"cannot start {self.argv[0]!r}: "
                               f"{error.strerror or error}") from None
         self.starts += 1
+        self.general = False
         self._lines: queue.Queue[Any] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=12)
         threading.Thread(target=self._read_stdout, args=(self.process.stdout, self._lines),
@@ -194,11 +215,14 @@ class Divergence:
     reference: Any  # the reference's answer (None when the other engine failed)
     other: Any  # the other engine's answer (None when it failed)
     message: str  # one line: what differs
+    game: str | None = None  # the game compared (None: a check outside any game)
+    options: tuple[tuple[str, Any], ...] = ()  # its options, to replay the game
 
     def to_json(self) -> dict[str, Any]:
-        return {"variant": self.variant, "first_player": self.first_player,
-                "decisions": list(self.decisions), "request": self.request,
-                "reference": self.reference, "other": self.other, "message": self.message}
+        return {"game": self.game, "options": dict(self.options), "variant": self.variant,
+                "first_player": self.first_player, "decisions": list(self.decisions),
+                "request": self.request, "reference": _printable(self.reference),
+                "other": _printable(self.other), "message": self.message}
 
     def size(self) -> tuple[int, int]:
         return (len(self.decisions), len(dumps(self.decisions)))
@@ -251,9 +275,9 @@ class DiffGame:
         self.decisions: list[Any] = []
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
-        return DivergenceFound(Divergence(self.label, self.first_player,
-                                          tuple(self.decisions), request, reference, other,
-                                          message))
+        return DivergenceFound(Divergence(
+            self.label, self.first_player, tuple(self.decisions), request, reference, other,
+            message, self.game.name, tuple(self.game.options_of(self.config).items())))
 
     def ask(self, request: dict[str, Any]) -> Any:
         try:
@@ -270,17 +294,23 @@ class DiffGame:
     def field(self, request: dict[str, Any], reference: dict[str, Any], key: str) -> Any:
         answer = self.ask(request)
         if key not in answer:
-            what = (f'an error: {answer["error"]}' if "error" in answer
+            what = (f'an error: {_brief(answer["error"])}' if "error" in answer
                     else f"no {key!r} key")
             raise self.diverge(request, reference, answer, f"the answer has {what}")
         return answer[key]
 
     def start(self) -> Any:
-        """``new_game`` on the other engine; the reference's first state."""
-        request = self.game.diff_new_game(self.config, self.first_player)
+        """``new_game`` on the other engine; the reference's first state. The answer may
+        declare the general requests (``"protocol": 2``) for the rest of the game and after."""
+        if self.engine.general:
+            request = new_game_request(self.game, self.config, self.first_player)
+        else:
+            request = self.game.diff_new_game(self.config, self.first_player)
         answer = self.ask(request)
         if answer.get("ok") is not True:
             raise self.diverge(request, {"ok": True}, answer, "new_game was not accepted")
+        declared = answer.get("protocol")
+        self.engine.general = (type(declared) is int and declared >= GENERAL_PROTOCOL)
         return self.game.new_game(self.config, self.first_player)
 
     def compare(self, state: Any) -> None:
@@ -291,7 +321,7 @@ class DiffGame:
         got = self.field(request, {"current_player": expected}, "current_player")
         if got != expected:
             raise self.diverge(request, {"current_player": expected}, {"current_player": got},
-                               f"current_player is {json.dumps(got)}, not {json.dumps(expected)}")
+                               f"current_player is {_brief(got)}, not {json.dumps(expected)}")
         self.compare_legal(state)
         for player in game.players(state):
             self.compare_view(state, player)
@@ -316,7 +346,7 @@ class DiffGame:
         for i, item in enumerate(got):
             try:
                 parsed.append(game.decision_from_json(item, f"$.legal_actions[{i}]"))
-            except (GameError, TypeError, ValueError, RecursionError) as error:
+            except Exception as error:  # any answer is judged: a codec's slip is no crash
                 raise self.diverge(request, reference, {"legal_actions": got},
                                    f"not a decision: {error}") from None
         seen: dict[str, Any] = {}
@@ -354,22 +384,14 @@ class DiffGame:
             got_normal = got
         if _canonical(got_normal) == dumps(expected):
             return
-        extra = sorted(set(got) - set(expected))
-        missing = sorted(set(expected) - set(got))
-        if extra:
-            what = f'has "{extra[0]}", which the reference view does not (hidden information)'
-        elif missing:
-            what = f'lacks "{missing[0]}"'
-        else:
-            key = next(k for k in expected
-                       if dumps(expected[k]) != _canonical(got_normal.get(k)))
-            what = (f'differs at "{key}": reference {_brief(expected[key])}, other '
-                    f"{_brief(got[key])}")
+        what = _view_difference(expected, got, got_normal)
         raise self.diverge(request, {"view": expected}, {"view": got},
                            f"the view of player {player} {what}")
 
     def request_for(self, state: Any, decision: Any) -> dict[str, Any]:
         if self.game.current_player(state) == CHANCE:
+            if self.engine.general:
+                return chance_request(self.game, decision)
             return self.game.diff_chance_request(decision)
         return {"op": "apply", "decision": self.game.decision_to_json(decision)}
 
@@ -401,17 +423,50 @@ class DiffGame:
                                f"accepts {self.game.decision_text(decision)}, which breaks {rule}")
 
 
+def _view_difference(expected: Any, got: dict[str, Any], got_normal: Any) -> str:
+    """What differs between two views, for the report: a key one has and the other lacks,
+    else the first key whose values differ."""
+    if not isinstance(expected, dict):
+        return "differs"
+    extra = sorted(set(got) - set(expected))
+    missing = sorted(set(expected) - set(got))
+    if extra:
+        return f'has "{extra[0]}", which the reference view does not (hidden information)'
+    if missing:
+        return f'lacks "{missing[0]}"'
+    normal = got_normal if isinstance(got_normal, dict) else got
+    key = next((k for k in expected if dumps(expected[k]) != _canonical(normal.get(k))),
+               None)
+    if key is None:
+        return "differs"
+    return f'differs at "{key}": reference {_brief(expected[key])}, other {_brief(got[key])}'
+
+
 def _canonical(value: Any) -> str:
     """The canonical text of anything an adapter answered (never an error: a value that JSON
-    cannot print canonically is compared by its repr, and so differs)."""
+    cannot print canonically gets a text no JSON has, and so differs)."""
     try:
         return dumps(value)
     except (TypeError, ValueError, RecursionError):
-        return repr(value)
+        return "<not printable as JSON>"
+
+
+def _printable(value: Any) -> Any:
+    """``value`` if JSON can print it here, else a note saying why not: Hypothesis raises the
+    recursion limit while a game runs, so an answer read then may be nested too deeply to print
+    once it has returned."""
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return "<an answer JSON cannot print back: nested too deeply>"
+    return value
 
 
 def _brief(value: Any) -> str:
-    text = json.dumps(value)
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = str(_printable(value))
     return text if len(text) <= 70 else text[:67] + "..."
 
 
@@ -449,6 +504,98 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any]) -> None:
         state = match.send(state, data.draw(st.sampled_from(legal), label="decision"))
 
 
+#: The most configurations one run draws its games from.
+MAX_CONFIGS = 64
+#: A whole-number option spanning at most this many values is drawn when not fixed.
+MAX_RANGE = 8
+
+
+def configurations(game: Game, fixed: dict[str, Any]) -> tuple[Any, ...]:
+    """The configurations games are drawn from: the options in ``fixed`` as given; every other
+    option with choices takes each of them, and one bounded to a small range (``players``) each
+    of its values; the rest keep their defaults. The all-defaults one comes first (Hypothesis
+    shrinks towards it); combinations the game refuses are left out."""
+    axes: list[tuple[str, tuple[Any, ...]]] = []
+    for option in game.options:
+        if option.name in fixed:
+            values: tuple[Any, ...] = (fixed[option.name],)
+        elif option.choices is not None:
+            values = tuple(option.choices)
+        elif option.low is not None and option.high is not None and \
+                option.high - option.low < MAX_RANGE:
+            values = tuple(range(option.low, option.high + 1))
+        else:
+            values = (option.default,)
+        if option.default in values:  # the defaults first
+            values = (option.default,) + tuple(v for v in values if v != option.default)
+        axes.append((option.name, values))
+    configs: list[Any] = []
+    for combination in itertools.product(*(values for _, values in axes)):
+        try:
+            config = game.configure(dict(zip((name for name, _ in axes), combination)))
+        except OptionError:
+            continue
+        if config not in configs:
+            configs.append(config)
+        if len(configs) == MAX_CONFIGS:
+            break
+    return tuple(configs) or (game.configure(fixed),)  # none taken: the game's own error
+
+
+#: The seeds of the check of seeded chance outcomes.
+SEEDS = (0, 1, 2, 3)
+
+
+def check_seeded(game: Game, config: Any, argv: Sequence[str],
+                 timeout: float) -> Divergence | None:
+    """Reproducibility of chance, for a game whose start is a chance node: the optional request
+    ``{"op": "random_chance", ..., "seed": s}`` must give a legal first chance outcome, the same
+    one when asked again, and the same one in a second process of the engine, started with
+    another ``PYTHONHASHSEED`` (an outcome that depends on hash order shows). Outcomes are not
+    compared with the reference's: each engine may have its own random source. An engine that
+    answers the first request with an error does not offer seeded chance: nothing is checked."""
+    start = game.new_game(config, 0)
+    if game.current_player(start) != CHANCE:
+        return None
+    engines = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
+
+    def fail(request: Any, reference: Any, other: Any, message: str) -> Divergence:
+        return Divergence(None, None, (), request, reference, other, message)
+
+    try:
+        for engine in engines:
+            engine.ensure_started()
+        for seed in SEEDS:
+            request = random_chance_request(game, config, seed)
+            answers = []
+            for engine in (engines[0], engines[1], engines[0]):
+                try:
+                    answers.append(engine.request(request))
+                except EngineFailure as failure:
+                    return fail(request, None, None, failure.message)
+            first = answers[0]
+            if isinstance(first, dict) and "error" in first and seed == SEEDS[0]:
+                return None
+            try:
+                if not isinstance(first, dict) or "outcome" not in first:
+                    raise ValueError('expected {"outcome": ...}')
+                game.apply(start, game.decision_from_json(first["outcome"], "$.outcome"))
+            except Exception as error:  # any answer is judged: a codec's slip is no crash
+                return fail(request, None, first, "random_chance does not give a legal chance "
+                                                  f"outcome: {error}")
+            if _canonical(answers[2]) != _canonical(first):
+                return fail(request, first, answers[2], f"random_chance of seed {seed} gives "
+                            "another outcome when asked again")
+            if _canonical(answers[1]) != _canonical(first):
+                return fail(request, first, answers[1], f"random_chance of seed {seed} gives "
+                            "different outcomes in two processes (PYTHONHASHSEED 1 and 2): the "
+                            "outcome depends on something besides the seed")
+    finally:
+        for engine in engines:
+            engine.stop()
+    return None
+
+
 def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
                     variants: Sequence[Any] | None = None, timeout: float = 10.0,
                     shrink: int = 200, game: Game | None = None) -> Report:
@@ -468,7 +615,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     engine = Engine(argv, timeout)
     engine.ensure_started()  # CannotStart: reported before any game
     start = time.perf_counter()
-    divergence = game.diff_check_seeded(argv, timeout)
+    divergence = game.diff_check_seeded(argv, timeout, configs=configs)
     if divergence is not None:
         engine.stop()
         return Report(0, divergence, engine.starts, time.perf_counter() - start, False)
@@ -544,12 +691,12 @@ def render(report: Report, argv: Sequence[str], game: Game | None = None) -> Ite
             text = json.dumps(decision)
         yield f"  {i:>3}  {text}"
     yield f"first differing step: {json.dumps(d.request)}"
-    reference, other = d.reference, d.other
+    reference, other = _printable(d.reference), _printable(d.other)
     if isinstance(reference, dict) and isinstance(other, dict) and \
             isinstance(reference.get("view"), dict) and isinstance(other.get("view"), dict):
         reference, other = reference["view"], other["view"]
         keys = [k for k in sorted(set(reference) | set(other))
-                if dumps(reference.get(k)) != dumps(other.get(k))]
+                if _canonical(reference.get(k)) != _canonical(other.get(k))]
         yield "  (the view's keys that differ; --json shows both views whole)"
         reference = {k: reference.get(k) for k in keys}
         other = {k: other.get(k) for k in keys}

@@ -425,10 +425,13 @@ class Game(abc.ABC):
     # --- diff (optional: the defaults serve any game) ----------------------------------------
 
     def diff_configs(self, args: Any) -> tuple[Any, ...]:
-        """The configurations ``hanamikoji diff`` draws its games from: the options given on
-        its command line (``args``; None: the defaults)."""
+        """The configurations ``hanamikoji diff`` draws its games from: the options fixed on
+        its command line (``args``; None: none), every other option with choices or a small
+        range drawn per game (:func:`.diff.configurations`)."""
+        from .diff import configurations
+
         if args is None:
-            return (self.configure(),)
+            return configurations(self, {})
         from .options import option_values
 
         import argparse
@@ -438,29 +441,38 @@ class Game(abc.ABC):
             given.variant = None
         if getattr(given, "players", None) is not None:
             given.players = str(given.players)
-        return (self.configure(option_values(self, given)),)
+        return configurations(self, option_values(self, given))
 
     def diff_label(self, config: Any) -> str:
-        """The options of a compared game, for the report (``players=3``)."""
-        return ", ".join(f"{k}={v}" for k, v in self.options_of(config).items()) or self.name
+        """The game and options of a compared game, for the report (``maiko, players=3, ...``)."""
+        return ", ".join([self.name] + [f"{k}={v}" for k, v in self.options_of(config).items()])
 
     def diff_new_game(self, config: Any, first_player: int) -> dict[str, Any]:
-        """The ``new_game`` request: the game, its player count, options and first player."""
-        return {"op": "new_game", "game": self.name, "players": self.num_players(config),
-                "options": self.options_of(config), "first_player": first_player}
+        """The ``new_game`` request an adapter that declared no protocol gets (the general
+        one: the game, its player count, options and first player)."""
+        from .protocol import new_game_request
+
+        return new_game_request(self, config, first_player)
 
     def diff_chance_request(self, outcome: Any) -> dict[str, Any]:
-        """The request that tells the other engine a chance outcome."""
-        return {"op": "chance", "outcome": self.decision_to_json(outcome)}
+        """The request that tells an adapter that declared no protocol a chance outcome (the
+        general one: ``{"op": "chance", "outcome": ...}``)."""
+        from .protocol import chance_request
+
+        return chance_request(self, outcome)
 
     def normal_view_json(self, view: Any) -> Any:
         """The other engine's view with what the protocol leaves free put in the reference's
         order (the order of a multiset, say); must never raise on any JSON."""
         return view
 
-    def diff_check_seeded(self, argv: Sequence[str], timeout: float) -> Any:
-        """A check before any game (Hanamikoji: seeded deals); a Divergence or None."""
-        return None
+    def diff_check_seeded(self, argv: Sequence[str], timeout: float,
+                          configs: Sequence[Any] = ()) -> Any:
+        """A check before any game, a Divergence or None: by default the optional
+        ``random_chance`` request under the first of ``configs`` (:func:`.diff.check_seeded`)."""
+        from .diff import check_seeded
+
+        return check_seeded(self, configs[0] if configs else self.configure(), argv, timeout)
 
     def diff_play(self, data: Any, engine: Any, configs: Sequence[Any]) -> None:
         """One game of ``hanamikoji diff``, drawn by Hypothesis from ``data``."""

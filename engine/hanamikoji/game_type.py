@@ -218,13 +218,6 @@ class Hanamikoji(Game):
 
     # --- diff: today's protocol for Hanamikoji adapters, its planned games -----------------
 
-    def diff_configs(self, args: Any) -> tuple[Rules, ...]:
-        """``--variant both`` (the default) draws each game's variant from both presets."""
-        variant = None if args is None else getattr(args, "variant", None)
-        if variant in (None, "both"):
-            return tuple(PRESETS.values())
-        return (self.configure({"variant": variant}),)
-
     def diff_label(self, config: Rules) -> str:
         return config.name
 
@@ -240,7 +233,7 @@ class Hanamikoji(Game):
 
         return normal_view(view)
 
-    def diff_check_seeded(self, argv: Any, timeout: float) -> Any:
+    def diff_check_seeded(self, argv: Any, timeout: float, configs: Any = ()) -> Any:
         from .diffplay import check_seeded_deals
 
         return check_seeded_deals(argv, timeout)
