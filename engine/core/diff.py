@@ -33,7 +33,7 @@ import queue
 import subprocess
 import threading
 import time
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
@@ -546,17 +546,31 @@ def configurations(game: Game, fixed: dict[str, Any]) -> tuple[Any, ...]:
 SEEDS = (0, 1, 2, 3)
 
 
-def check_seeded(game: Game, config: Any, argv: Sequence[str],
-                 timeout: float) -> Divergence | None:
+def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *,
+                 request_for: Callable[[int], dict[str, Any]] | None = None,
+                 outcome_of: Callable[[Any], Any] | None = None, path: str = "$.outcome",
+                 noun: str = "chance outcome", short: str = "outcome") -> Divergence | None:
     """Reproducibility of chance, for a game whose start is a chance node: the optional request
     ``{"op": "random_chance", ..., "seed": s}`` must give a legal first chance outcome, the same
     one when asked again, and the same one in a second process of the engine, started with
     another ``PYTHONHASHSEED`` (an outcome that depends on hash order shows). Outcomes are not
     compared with the reference's: each engine may have its own random source. An engine that
-    answers the first request with an error does not offer seeded chance: nothing is checked."""
+    answers the first request with an error does not offer seeded chance: nothing is checked.
+
+    A game whose adapters speak an older request (Hanamikoji's ``random_deal``) passes its own
+    ``request_for`` (a seed's request), ``outcome_of`` (the outcome's JSON in an answer), the
+    JSON ``path`` of that outcome and the words for it in messages (``noun``, ``short``)."""
     start = game.new_game(config, 0)
     if game.current_player(start) != CHANCE:
         return None
+    if request_for is None:
+        def request_for(seed: int) -> dict[str, Any]:
+            return random_chance_request(game, config, seed)
+    if outcome_of is None:
+        def outcome_of(answer: Any) -> Any:
+            if not isinstance(answer, dict) or "outcome" not in answer:
+                raise ValueError('expected {"outcome": ...}')
+            return answer["outcome"]
     engines = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
 
     def fail(request: Any, reference: Any, other: Any, message: str) -> Divergence:
@@ -566,7 +580,8 @@ def check_seeded(game: Game, config: Any, argv: Sequence[str],
         for engine in engines:
             engine.ensure_started()
         for seed in SEEDS:
-            request = random_chance_request(game, config, seed)
+            request = request_for(seed)
+            op = request["op"]
             answers = []
             for engine in (engines[0], engines[1], engines[0]):
                 try:
@@ -577,19 +592,16 @@ def check_seeded(game: Game, config: Any, argv: Sequence[str],
             if isinstance(first, dict) and "error" in first and seed == SEEDS[0]:
                 return None
             try:
-                if not isinstance(first, dict) or "outcome" not in first:
-                    raise ValueError('expected {"outcome": ...}')
-                game.apply(start, game.decision_from_json(first["outcome"], "$.outcome"))
+                game.apply(start, game.decision_from_json(outcome_of(first), path))
             except Exception as error:  # any answer is judged: a codec's slip is no crash
-                return fail(request, None, first, "random_chance does not give a legal chance "
-                                                  f"outcome: {error}")
+                return fail(request, None, first, f"{op} does not give a legal {noun}: {error}")
             if _canonical(answers[2]) != _canonical(first):
-                return fail(request, first, answers[2], f"random_chance of seed {seed} gives "
-                            "another outcome when asked again")
+                return fail(request, first, answers[2], f"{op} of seed {seed} gives "
+                            f"another {short} when asked again")
             if _canonical(answers[1]) != _canonical(first):
-                return fail(request, first, answers[1], f"random_chance of seed {seed} gives "
-                            "different outcomes in two processes (PYTHONHASHSEED 1 and 2): the "
-                            "outcome depends on something besides the seed")
+                return fail(request, first, answers[1], f"{op} of seed {seed} gives "
+                            f"different {short}s in two processes (PYTHONHASHSEED 1 and 2): the "
+                            f"{short} depends on something besides the seed")
     finally:
         for engine in engines:
             engine.stop()

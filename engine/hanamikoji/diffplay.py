@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core.diff import Divergence, Engine, EngineFailure, DiffGame
-from ..core.protocol import MalformedJSONError, dumps
+from ..core.diff import Divergence, DiffGame, Engine, check_seeded
+from ..core.protocol import MalformedJSONError
 from . import cards as C
 from .actions import (
     ALL_KINDS,
@@ -22,9 +22,9 @@ from .actions import (
     TradeOff,
 )
 from .errors import HanamikojiError
-from .game import Phase, apply, legal_actions, new_game
+from .game import Phase, legal_actions, new_game
 from .protocol import decision_json, parse_decision
-from .rules import PRESETS, Rules
+from .rules import Rules
 
 #: Rounds after which a game stops being compared (standard games rarely last this long).
 MAX_ROUNDS = 8
@@ -154,51 +154,14 @@ def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
         state = game.send(state, decision)
 
 
-#: The seeds of the check of seeded deals.
-DEAL_SEEDS = (0, 1, 2, 3)
-
-
 def check_seeded_deals(argv: Sequence[str], timeout: float) -> Divergence | None:
-    """DEAL-1 and reproducibility: the optional request ``{"op": "random_deal", "seed": s}``
-    must give a deal of the 21 cards, the same one when asked again, and the same one in a
-    second process of the engine. The two processes get different ``PYTHONHASHSEED`` values, so
-    that a deal that depends on hash order (a set iterated, say) shows. The deals are not
-    compared with the reference's: each engine may have its own random source. An engine that
-    answers the first request with an error does not offer seeded deals: nothing is checked."""
-    engines = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
+    """DEAL-1 and reproducibility, in the request Hanamikoji adapters have always had:
+    ``{"op": "random_deal", "seed": s}`` must give a deal of the 21 cards, the same one when
+    asked again, and the same one in a second process (the core's check, :func:`check_seeded`,
+    with Hanamikoji's words for it)."""
+    from .game_type import GAME
 
-    def fail(request: Any, reference: Any, other: Any, message: str) -> Divergence:
-        return Divergence(None, None, (), request, reference, other, message)
-
-    try:
-        for engine in engines:
-            engine.ensure_started()
-        for seed in DEAL_SEEDS:
-            request = {"op": "random_deal", "seed": seed}
-            answers = []
-            for engine in (engines[0], engines[1], engines[0]):
-                try:
-                    answers.append(engine.request(request))
-                except EngineFailure as failure:
-                    return fail(request, None, None, failure.message)
-            first = answers[0]
-            if isinstance(first, dict) and "error" in first and seed == DEAL_SEEDS[0]:
-                return None
-            try:
-                deal = parse_decision({"deal": first.get("deal")}, "$")
-                apply(new_game(), deal)
-            except (AttributeError, MalformedJSONError, HanamikojiError) as error:
-                return fail(request, None, first, f"random_deal does not give a legal deal: {error}")
-            if dumps(answers[2]) != dumps(first):
-                return fail(request, first, answers[2], f"random_deal of seed {seed} gives "
-                            "another deal when asked again")
-            if dumps(answers[1]) != dumps(first):
-                return fail(request, first, answers[1], f"random_deal of seed {seed} gives "
-                            "different deals in two processes (PYTHONHASHSEED 1 and 2): the "
-                            "deal depends on something besides the seed")
-    finally:
-        for engine in engines:
-            engine.stop()
-    return None
-
-
+    return check_seeded(GAME, GAME.configure(), argv, timeout,
+                        request_for=lambda seed: {"op": "random_deal", "seed": seed},
+                        outcome_of=lambda answer: {"deal": answer.get("deal")}, path="$",
+                        noun="deal", short="deal")
