@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import sys
 import tempfile
 import time
 from contextlib import contextmanager
-from typing import IO, Iterator
+from pathlib import Path
+from typing import IO, Any, Iterator
 
 from .cli import EXIT_OK, UsageError
 from .options import game_and_config
@@ -170,12 +172,21 @@ def no_hypothesis_litter() -> Iterator[None]:
     from hypothesis import configuration
 
     with tempfile.TemporaryDirectory(prefix="hanamikoji-hypothesis-") as home:
-        before = configuration.storage_directory()
+        before = _hypothesis_home(configuration)
         configuration.set_hypothesis_home_dir(home)
         try:
             yield
         finally:
-            configuration.set_hypothesis_home_dir(str(before))
+            configuration.set_hypothesis_home_dir(before)
+
+
+def _hypothesis_home(configuration: Any) -> Path:
+    """Hypothesis's home folder now: ``storage_directory()`` returns a path in older versions
+    and an object holding it (``home_directory``) in newer ones."""
+    where = configuration.storage_directory(intent_to_write=False) if "intent_to_write" in (
+        inspect.signature(configuration.storage_directory).parameters) else (
+        configuration.storage_directory())
+    return Path(getattr(where, "home_directory", where))
 
 
 @contextmanager

@@ -368,7 +368,8 @@ def _check_result(state: State, result: Any, where: dict[str, Any]) -> None:
     if result["winners"] != list(actual.winners):
         rule = ("MK-SCORE-4" if len(actual.winners) > 1 or len(result["winners"]) > 1 else
                 "MK-SCORE-3" if actual.scores[actual.winners[0]] in
-                [actual.scores[w] for w in result["winners"]] else "MK-SCORE-2")
+                [actual.scores[w] for w in result["winners"] if 0 <= w < len(actual.scores)]
+                else "MK-SCORE-2")
         raise IllegalRecordError(f"the winners are {list(actual.winners)}, not "
                                  f"{result['winners']}", rule, where)
 

@@ -169,6 +169,11 @@ def test_illegal_records_name_the_rule_and_where() -> None:
     winners["result"]["winners"] = [p for p in range(3) if p not in record["result"]["winners"]][:1]
     assert _illegal(winners).rule in ("MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4")
 
+    for stranger in ([7], [-1], [0, 3]):  # a winner who is not a player is judged, not a crash
+        outsider = copy.deepcopy(record)
+        outsider["result"]["winners"] = stranger
+        assert _illegal(outsider).rule in ("MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4")
+
     own = copy.deepcopy(record)
     own["result"]["own_colour"][1] += 1
     assert _illegal(own).rule == "MK-SCORE-3"
