@@ -54,6 +54,7 @@ from .model import (
     Row,
     Standing,
     Status,
+    Undecided,
     any_of,
     component_constraints,
     decode_counts,
@@ -272,8 +273,12 @@ def _conjuncts(constraints: Sequence[Constraint]) -> list[tuple[str, z3.BoolRef]
     return out
 
 
-class Uncertified(Exception):
-    """A derived set could not be certified: the model's answer is not available."""
+class Uncertified(Undecided):
+    """A derived set could not be certified: the model's answer is not available (reported
+    as "unknown", like any check z3 cannot decide)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(Status.UNKNOWN, detail)
 
 
 @functools.cache

@@ -20,135 +20,19 @@ This module does not import z3 (``hanamikoji query --list`` needs none); running
 
 from __future__ import annotations
 
-import importlib
-import time
-from typing import TYPE_CHECKING, Any
-
-import attrs
-
-if TYPE_CHECKING:
-    from .witness import Witness
+from hanamikoji.spec.core.queries import (  # noqa: F401  (shared by every game's catalogue)
+    Answer,
+    Finding,
+    ModelInconsistency,
+    Proof,
+    Query,
+    WitnessError,
+)
+from hanamikoji.spec.core.queries import by_name as _by_name
 
 #: The wall-clock budget of one query's own checks; the derivations it shares with other
 #: queries (:mod:`.derive`) are bounded by the per-check timeout instead.
 QUERY_BUDGET_SECONDS = 60.0
-
-
-class ModelInconsistency(Exception):
-    """Two computations from the model disagree, or the engine refuses a witness: a bug."""
-
-
-@attrs.frozen
-class Proof:
-    """An unsatisfiable check: ``claim`` holds because of the rules in its unsat core; the
-    hypotheses that frame the question (not rules) are listed apart."""
-
-    claim: str
-    rules: tuple[str, ...]
-    hypotheses: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"claim": self.claim, "rules": list(self.rules),
-                "hypotheses": list(self.hypotheses)}
-
-
-@attrs.frozen
-class Finding:
-    """What a query's computation found. ``answer`` is an int, a bool, or a tuple of
-    (key, value) pairs (a JSON object)."""
-
-    answer: Any
-    proofs: tuple[Proof, ...] = ()
-    witnesses: "tuple[Witness, ...]" = ()
-    notes: tuple[str, ...] = ()
-
-
-@attrs.frozen
-class Answer:
-    """A query's answer, or why there is none (``status`` "unknown" or "timeout")."""
-
-    name: str
-    question: str
-    method: str
-    status: str
-    answer: Any
-    seconds: float
-    proofs: tuple[Proof, ...] = ()
-    witnesses: "tuple[Witness, ...]" = ()
-    notes: tuple[str, ...] = ()
-
-    @property
-    def answered(self) -> bool:
-        return self.status == "answered"
-
-    @property
-    def proof(self) -> tuple[str, ...]:
-        """Every rule ID in the unsat cores of the proofs, sorted."""
-        return tuple(sorted({rule for p in self.proofs for rule in p.rules}))
-
-    def answer_json(self) -> Any:
-        if isinstance(self.answer, tuple):
-            return {key: value for key, value in self.answer}
-        return self.answer
-
-    def to_json(self) -> dict[str, Any]:
-        """At least name, question, answer, method, seconds, status; "proof" (rule IDs) and
-        "proofs" where there are proofs; "witness" (the first witness's game record) and
-        "witnesses" where there are witnesses."""
-        out: dict[str, Any] = {
-            "name": self.name, "question": self.question, "answer": self.answer_json(),
-            "method": self.method, "seconds": round(self.seconds, 3), "status": self.status,
-        }
-        if self.proofs:
-            out["proof"] = list(self.proof)
-            out["proofs"] = [p.to_json() for p in self.proofs]
-        if self.witnesses:
-            shown = [w.to_json() for w in self.witnesses]
-            out["witness"] = shown[0]["record"]
-            out["witnesses"] = shown
-        if self.notes:
-            out["notes"] = list(self.notes)
-        return out
-
-
-@attrs.frozen
-class Query:
-    """One question of the catalogue; ``compute`` names its function as ``"module:function"``."""
-
-    name: str
-    question: str
-    method: str
-    compute: str = attrs.field(repr=False)
-
-    def run(self, budget_seconds: float = QUERY_BUDGET_SECONDS) -> Answer:
-        """Answer the question; a check z3 cannot decide gives status "unknown" or "timeout",
-        and a disagreement between two computations, or between the model and the engine on a
-        witness, gives status "error" (a bug to report)."""
-        from . import derive, model
-        from .witness import WitnessError
-
-        module, _, function = self.compute.partition(":")
-        compute = getattr(importlib.import_module(module), function)
-        start = time.perf_counter()
-        try:
-            found = compute(model.Deadline(budget_seconds))
-        except model.Undecided as undecided:
-            return Answer(self.name, self.question, self.method, undecided.status.value, None,
-                          time.perf_counter() - start, notes=(undecided.detail,))
-        except derive.Uncertified as error:
-            return Answer(self.name, self.question, self.method, model.Status.UNKNOWN.value,
-                          None, time.perf_counter() - start, notes=(str(error),))
-        except ModelInconsistency as error:
-            return Answer(self.name, self.question, self.method, "error", None,
-                          time.perf_counter() - start, notes=(str(error),))
-        try:
-            for witness in found.witnesses:
-                witness.confirm()
-        except WitnessError as error:
-            return Answer(self.name, self.question, self.method, "error", None,
-                          time.perf_counter() - start, notes=(str(error),))
-        return Answer(self.name, self.question, self.method, "answered", found.answer,
-                      time.perf_counter() - start, found.proofs, found.witnesses, found.notes)
 
 
 def _q(name: str, question: str, method: str) -> Query:
@@ -226,11 +110,7 @@ CATALOGUE: tuple[Query, ...] = (
 
 def by_name(name: str) -> Query:
     """The query called ``name``; KeyError (listing the names) if there is none."""
-    for query in CATALOGUE:
-        if query.name == name:
-            return query
-    raise KeyError(f"no query named {name!r}; expected one of: "
-                   + ", ".join(q.name for q in CATALOGUE))
+    return _by_name(CATALOGUE, name)
 
 
 def run_all(budget_seconds: float = QUERY_BUDGET_SECONDS) -> tuple[Answer, ...]:

@@ -43,16 +43,13 @@ from hanamikoji.engine.hanamikoji import (
 )
 from hanamikoji.engine.hanamikoji.cards import NUM_GEISHA, cards_of
 from hanamikoji.engine.hanamikoji.record import to_record
+from hanamikoji.spec.core.queries import WitnessError
 
 if TYPE_CHECKING:
     from .model import RoundPlan
 
 Markers = tuple["int | None", ...]
 Cards = tuple[int, ...]
-
-
-class WitnessError(Exception):
-    """A witness the engine does not confirm: the model and the engine disagree (a bug)."""
 
 
 def _actions(plan: "RoundPlan", p: int) -> dict[ActionKind, tuple[Any, Cards]]:

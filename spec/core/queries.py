@@ -1,0 +1,167 @@
+"""What every game's query catalogue is made of: a :class:`Query` (a name, a question in plain
+words, a method, and the function that computes a :class:`Finding`), and the :class:`Answer` it
+gives when run.
+
+:meth:`Query.run` times the computation and returns an :class:`Answer` whose ``status`` is
+"answered", or "unknown" / "timeout" when z3 could not decide a check, or "error" when the model
+contradicts itself or the engine; in those cases there is no answer at all. A satisfiable answer
+carries witnesses: concrete games, replayed in the reference engine before the answer is given
+(each witness's ``confirm()``, which raises :class:`WitnessError` if the engine disagrees). An
+unsatisfiable one carries proofs: the rule IDs of the unsat core.
+
+A game names its catalogue module in :attr:`Game.queries_module`; the module has ``CATALOGUE``
+(a tuple of :class:`Query`) and may set ``QUERY_BUDGET_SECONDS``. This module does not import z3
+(``hanamikoji query --list`` needs none); running a query does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from typing import Any, Protocol, Sequence
+
+import attrs
+
+#: The default wall-clock budget of one query's own checks.
+QUERY_BUDGET_SECONDS = 60.0
+
+
+class ModelInconsistency(Exception):
+    """Two computations from the model disagree, or the engine refuses a witness: a bug."""
+
+
+class WitnessError(Exception):
+    """A witness the engine does not confirm: the model and the engine disagree (a bug)."""
+
+
+class Witness(Protocol):
+    """A game that shows a "possible": ``confirm()`` replays it in the engine (raising
+    :class:`WitnessError` unless it shows what the model says) and ``to_json()`` gives a JSON
+    object with at least ``label`` and ``record`` (a game record that ``validate`` accepts)."""
+
+    label: str
+
+    def confirm(self) -> Any: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@attrs.frozen
+class Proof:
+    """An unsatisfiable check: ``claim`` holds because of the rules in its unsat core; the
+    hypotheses that frame the question (not rules) are listed apart."""
+
+    claim: str
+    rules: tuple[str, ...]
+    hypotheses: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"claim": self.claim, "rules": list(self.rules),
+                "hypotheses": list(self.hypotheses)}
+
+
+@attrs.frozen
+class Finding:
+    """What a query's computation found. ``answer`` is an int, a bool, or a tuple of
+    (key, value) pairs (a JSON object)."""
+
+    answer: Any
+    proofs: tuple[Proof, ...] = ()
+    witnesses: tuple[Witness, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Answer:
+    """A query's answer, or why there is none (``status`` "unknown" or "timeout")."""
+
+    name: str
+    question: str
+    method: str
+    status: str
+    answer: Any
+    seconds: float
+    proofs: tuple[Proof, ...] = ()
+    witnesses: tuple[Witness, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def answered(self) -> bool:
+        return self.status == "answered"
+
+    @property
+    def proof(self) -> tuple[str, ...]:
+        """Every rule ID in the unsat cores of the proofs, sorted."""
+        return tuple(sorted({rule for p in self.proofs for rule in p.rules}))
+
+    def answer_json(self) -> Any:
+        if isinstance(self.answer, tuple):
+            return {key: value for key, value in self.answer}
+        return self.answer
+
+    def to_json(self) -> dict[str, Any]:
+        """At least name, question, answer, method, seconds, status; "proof" (rule IDs) and
+        "proofs" where there are proofs; "witness" (the first witness's game record) and
+        "witnesses" where there are witnesses."""
+        out: dict[str, Any] = {
+            "name": self.name, "question": self.question, "answer": self.answer_json(),
+            "method": self.method, "seconds": round(self.seconds, 3), "status": self.status,
+        }
+        if self.proofs:
+            out["proof"] = list(self.proof)
+            out["proofs"] = [p.to_json() for p in self.proofs]
+        if self.witnesses:
+            shown = [w.to_json() for w in self.witnesses]
+            out["witness"] = shown[0]["record"]
+            out["witnesses"] = shown
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+@attrs.frozen
+class Query:
+    """One question of the catalogue; ``compute`` names its function as ``"module:function"``."""
+
+    name: str
+    question: str
+    method: str
+    compute: str = attrs.field(repr=False)
+
+    def run(self, budget_seconds: float = QUERY_BUDGET_SECONDS) -> Answer:
+        """Answer the question; a check z3 cannot decide gives status "unknown" or "timeout",
+        and a disagreement between two computations, or between the model and the engine on a
+        witness, gives status "error" (a bug to report)."""
+        from .solver import Deadline, Status, Undecided
+
+        module, _, function = self.compute.partition(":")
+        compute = getattr(importlib.import_module(module), function)
+        start = time.perf_counter()
+        try:
+            found = compute(Deadline(budget_seconds))
+        except Undecided as undecided:
+            status = undecided.status
+            return Answer(self.name, self.question, self.method,
+                          (status if isinstance(status, Status) else Status.UNKNOWN).value, None,
+                          time.perf_counter() - start, notes=(undecided.detail,))
+        except ModelInconsistency as error:
+            return Answer(self.name, self.question, self.method, "error", None,
+                          time.perf_counter() - start, notes=(str(error),))
+        try:
+            for witness in found.witnesses:
+                witness.confirm()
+        except WitnessError as error:
+            return Answer(self.name, self.question, self.method, "error", None,
+                          time.perf_counter() - start, notes=(str(error),))
+        return Answer(self.name, self.question, self.method, "answered", found.answer,
+                      time.perf_counter() - start, found.proofs, found.witnesses, found.notes)
+
+
+def by_name(catalogue: Sequence[Query], name: str) -> Query:
+    """The query of ``catalogue`` called ``name``; KeyError (listing the names) if there is
+    none."""
+    for query in catalogue:
+        if query.name == name:
+            return query
+    raise KeyError(f"no query named {name!r}; expected one of: "
+                   + ", ".join(q.name for q in catalogue))
