@@ -600,11 +600,24 @@ def turns_follow_the_order(state: Any, *, engine: Engine = REFERENCE) -> None:
     assert current is not None
     _require(state.turn == current.completed, check,
              f"{_where(state)}: turn {state.turn} after {current.completed} complete turns")
-    mover = current.mover(current.completed)
-    expected = mover if state.phase is Phase.ACTION else 1 - mover
+    expected = expected_mover(state)
     _require(player == expected, check,
              f"{_where(state)}: player {player} to move; turn {state.turn} of round "
              f"{state.round} (started by player {current.starter}) wants player {expected}")
+
+
+def expected_mover(state: Any) -> int:
+    """TURN-1, TURN-4, SETUP-1: who must move in ``state``, from the rules and the round's
+    history alone (never from the engine's ``current_player``): CHANCE at a deal, TERMINAL at the
+    end, else the mover of the turn, or their opponent when an offer awaits an answer."""
+    if state.phase is Phase.DEAL:
+        return CHANCE
+    if state.phase is Phase.OVER:
+        return TERMINAL
+    current = _current_round(state)
+    assert current is not None
+    mover = current.mover(current.completed)
+    return mover if state.phase is Phase.ACTION else 1 - mover
 
 
 def step_follows_the_turn_order(before: Any, decision: Any, after: Any, *,
@@ -967,7 +980,7 @@ def views_show_what_a_player_may_know(state: Any, player: int, *,
     other = 1 - player
     expected = {
         "player": player, "round": state.round, "phase": state.phase, "turn": state.turn,
-        "current_player": engine.current_player(state), "markers": tuple(state.markers),
+        "current_player": expected_mover(state), "markers": tuple(state.markers),
         "hand": tuple(state.hands[player]), "secret": tuple(state.secrets[player]),
         "trade_off": tuple(state.trade_offs[player]),
         "sides": tuple(map(tuple, state.sides)), "used": tuple(map(tuple, state.used)),
