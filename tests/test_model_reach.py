@@ -101,36 +101,72 @@ def test_fastest_finish_matches_the_independent_search():
     assert by_name("fastest-finish").run().answer_json() == fastest
 
 
-def test_italian_round_limit_matches_the_engine_rules():
-    """VAR-IT-1..4 by Rules.round_result on the rows a game can stand in after three rounds.
-    Since one round can tie every geisha (the all-None pattern), those are the rows the search
-    reaches in at most three rounds."""
+def _limit_rows() -> list:
+    """VAR-IT-1: the rows a game can stand in after three rounds with no goal. Since one round
+    can tie every geisha (the all-None pattern), those are the rows reached in at most three."""
     assert START in patterns()
     opened, _ = search()
-    rows = [row for row, rounds in opened.items() if rounds <= 3]
-    counts = {"charm": 0, "highest-geisha": 0, "shared": 0}
-    names = {Reason.ROUND_LIMIT_CHARM: "charm",
-             Reason.ROUND_LIMIT_HIGHEST_GEISHA: "highest-geisha", Reason.SHARED: "shared"}
-    for row in rows:
-        counts[names[ITALIAN_THREE_ROUNDS.round_result(row, 2).reason]] += 1
-    assert by_name("italian-round-limit").run().answer_json() == counts
+    return [row for row, rounds in opened.items() if rounds <= 3]
 
 
 def _highest(row, player) -> int:
     return max((c for c, m in zip(CHARM, row) if m == player), default=0)
 
 
+def _sign(x, y) -> int:
+    return (x > y) - (x < y)
+
+
+#: VAR-IT-3's three readings, written here from the spec's words, independently of the model:
+#: +1 player 0 wins the tiebreak, -1 player 1, 0 neither.
+READINGS = {
+    "a": lambda row: _sign(_highest(row, 0), _highest(row, 1)),
+    "b": lambda row: _sign(held_values(row, 0), held_values(row, 1)),
+    "c": lambda row: next((1 if m == 0 else -1 for c, m in zip(CHARM, row)
+                           if c == max(CHARM) and m is not None), 0),
+}
+
+
+def test_italian_round_limit_matches_the_engine_rules():
+    """VAR-IT-1..4 by Rules.round_result on the rows a game can stand in after three rounds,
+    and the same rows decided by each reading of VAR-IT-3 written in Python."""
+    rows = _limit_rows()
+    counts = {"charm": 0, "highest-geisha": 0, "shared": 0}
+    names = {Reason.ROUND_LIMIT_CHARM: "charm",
+             Reason.ROUND_LIMIT_HIGHEST_GEISHA: "highest-geisha", Reason.SHARED: "shared"}
+    for row in rows:
+        counts[names[ITALIAN_THREE_ROUNDS.round_result(row, 2).reason]] += 1
+    readings = {}
+    for name, order in READINGS.items():
+        readings[f"reading ({name})"] = by = {"charm": 0, "highest-geisha": 0, "shared": 0}
+        for row in rows:
+            by["charm" if charm(row, 0) != charm(row, 1) else
+               "highest-geisha" if order(row) else "shared"] += 1
+    assert readings["reading (b)"] == counts  # the engine takes reading (b)
+    assert readings["reading (c)"] != counts  # (c) really is another rule
+    assert by_name("italian-round-limit").run().answer_json() == {**counts, **readings}
+
+
 def test_tiebreak_readings_agree_matches_the_independent_search():
-    opened, _ = search()
-    agree = True
-    for row in opened:
-        if charm(row, 0) != charm(row, 1):
-            continue
-        a = (_highest(row, 0) > _highest(row, 1)) - (_highest(row, 0) < _highest(row, 1))
-        h0, h1 = held_values(row, 0), held_values(row, 1)
-        b = (h0 > h1) - (h0 < h1)
-        agree = agree and a == b
-    assert by_name("tiebreak-readings-agree").run().answer is agree
+    """Each pair of readings compared on the reachable rows where the tiebreak is consulted
+    (equal charm, no goal) and on every such row of the 3^7, reachable or not."""
+    reachable = [r for r in _limit_rows() if charm(r, 0) == charm(r, 1)]
+    every = [r for r in itertools.product((None, 0, 1), repeat=7)
+             if charm(r, 0) == charm(r, 1) and STANDARD.goal_result(r) is None]
+    expected = {}
+    for scope, rows in (("reachable", reachable), ("any", every)):
+        for x, y in (("a", "b"), ("a", "c"), ("b", "c")):
+            expected[f"({x})=({y}) {scope}"] = all(READINGS[x](r) == READINGS[y](r) for r in rows)
+    assert expected["(a)=(b) reachable"] and not expected["(b)=(c) reachable"]
+    found = by_name("tiebreak-readings-agree").run()
+    assert found.answer_json() == expected
+    # each disagreement on a reachable row comes with a game that reaches that row
+    assert len(found.witnesses) == sum(1 for k, v in expected.items() if "reachable" in k and not v)
+    for witness in found.witnesses:
+        state = witness.confirm()
+        row = state.scores[-1].markers
+        assert len(state.scores) == 3 and charm(row, 0) == charm(row, 1)
+        assert READINGS["c"](row) != READINGS["b"](row) == READINGS["a"](row)
 
 
 def test_charm_wording_equivalent_matches_every_row():

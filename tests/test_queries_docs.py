@@ -38,3 +38,32 @@ def test_the_example_query_runs():
     # the independent check the doc asks for: no marker row gives 11 charm with two geisha
     rows = itertools.product((None, 0, 1), repeat=7)
     assert not any(geisha_count(r, 0) == 2 and charm(r, 0) >= 11 for r in rows)
+
+
+def _leaves(value) -> list:
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
+
+
+def test_the_answer_table_in_words_has_the_current_answers():
+    """The second table ("The questions, their answers...") writes answers in short words: each
+    number it shows is one the query answers now, and its yes and no are the answer's."""
+    text = DOC.read_text()
+    section = text.split("## The questions, their answers, and how they are found", 1)[1]
+    rows = [(n, c) for n, c in re.findall(r"^\| ([a-z0-9-]+) \| [^|]+ \| ([^|]+) \| [^|]+ \|$",
+                                          section, re.M) if n not in ("query", "---")]
+    assert {name for name, _ in rows} == {q.name for q in CATALOGUE}
+    for name, cell in rows:
+        leaves = _leaves(answer(name).answer_json())
+        numbers = [v for v in leaves if isinstance(v, int) and not isinstance(v, bool)]
+        shown = [int(n) for n in re.findall(r"(?<![\w(])\d+(?![\w)])", cell)]
+        for n in set(shown):
+            assert shown.count(n) <= numbers.count(n), (name, cell, numbers)
+        meaning = {"yes": True, "agree": True, "no": False, "differ": False}
+        words = {meaning[w] for w in re.findall(r"\b(yes|no|agree|differ)\b", cell)}
+        truths = {v for v in leaves if isinstance(v, bool)}
+        assert words == truths, (name, cell, leaves)
+        assert shown or words, f"{name}: the cell {cell!r} shows nothing that can be checked"

@@ -95,9 +95,8 @@ class Answer:
         return tuple(sorted({rule for p in self.proofs for rule in p.rules}))
 
     def answer_json(self) -> Any:
-        if isinstance(self.answer, tuple):
-            return {key: value for key, value in self.answer}
-        return self.answer
+        """The answer as JSON: a tuple of (key, value) pairs is an object, at any depth."""
+        return _json_answer(self.answer)
 
     def to_json(self) -> dict[str, Any]:
         """At least name, question, answer, method, seconds, status; "proof" (rule IDs) and
@@ -165,3 +164,12 @@ def by_name(catalogue: Sequence[Query], name: str) -> Query:
             return query
     raise KeyError(f"no query named {name!r}; expected one of: "
                    + ", ".join(q.name for q in catalogue))
+
+
+def _json_answer(value: Any) -> Any:
+    if isinstance(value, tuple) and value and all(
+            isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) for v in value):
+        return {key: _json_answer(item) for key, item in value}
+    if isinstance(value, tuple):
+        return [_json_answer(v) for v in value]
+    return value

@@ -140,6 +140,10 @@ def answer_text(a: Any) -> str:
 def _plain(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k}: {_plain(v)}" for k, v in value.items()) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
     return str(value)
 
 

@@ -36,8 +36,8 @@ from .model import (
     decode_row,
     enumerate_solutions,
     goal_constraints,
-    held_values_order,
-    highest_value_order,
+    ENGINE_READING,
+    TIEBREAK_READINGS,
     result_constraints,
     round_constraints,
     row_constraints,
@@ -386,10 +386,18 @@ def _member(row: Row, rows: Sequence[Markers]) -> z3.BoolRef:
 
 
 def italian_round_limit(deadline: Deadline) -> Finding:
+    """The rows after a third round with no goal, by how VAR-IT-2..4 decide them: under the
+    reading of VAR-IT-3 the engine takes (b), with a witness game for each way; and the same
+    counts under readings (a) and (c), from the same rows and the same z3 models."""
     rows = _limit_rows()
     rp = row_problem(deadline, at_limit=True, cores=False)
     rp.problem.require([Constraint("END-2", z3.Not(z3.Or(*rp.standing.goal)))], "no goal")
+    orders = {name: z3.Int(f"tiebreak order, reading ({name})") for name, _, _ in TIEBREAK_READINGS}
+    rp.problem.require([Constraint(f"reading ({name}) of VAR-IT-3", orders[name] == order(
+        rp.standing, rp.row)) for name, _, order in TIEBREAK_READINGS], "readings")
     by_reason: dict[Reason, list[Markers]] = {}
+    by_reading: dict[str, dict[str, int]] = {name: {"charm": 0, "highest-geisha": 0, "shared": 0}
+                                             for name, _, _ in TIEBREAK_READINGS}
     for row in rows:
         verdict = rp.problem.check(*rp.row.literals(row)).decided()
         if verdict.status is Status.UNSAT:
@@ -397,8 +405,18 @@ def italian_round_limit(deadline: Deadline) -> Finding:
         decoded = decode_result(verdict.model, rp.standing)
         assert decoded is not None
         by_reason.setdefault(decoded[1], []).append(row)
+        charm = [verdict.model.eval(rp.standing.charm[p], model_completion=True).as_long()
+                 for p in (0, 1)]
+        for name in by_reading:
+            order = verdict.model.eval(orders[name], model_completion=True).as_long()
+            way = "charm" if charm[0] != charm[1] else "highest-geisha" if order else "shared"
+            by_reading[name][way] += 1
     names = ((Reason.ROUND_LIMIT_CHARM, "charm"), (Reason.ROUND_LIMIT_HIGHEST_GEISHA,
                                                   "highest-geisha"), (Reason.SHARED, "shared"))
+    engine_counts = {name: len(by_reason.get(reason, [])) for reason, name in names}
+    if engine_counts != by_reading[ENGINE_READING]:
+        raise ModelInconsistency(f"VAR-IT-3 gives {engine_counts}, its reading "
+                                 f"({ENGINE_READING}) {by_reading[ENGINE_READING]}")
     witnesses = []
     for reason, name in names:
         if by_reason.get(reason):
@@ -408,9 +426,15 @@ def italian_round_limit(deadline: Deadline) -> Finding:
                 f"an italian-three-rounds game decided by {reason.value}", row,
                 rules=ITALIAN_THREE_ROUNDS, ties=3 - _depth(row), result=result))
     total = sum(len(v) for v in by_reason.values())
-    return Finding(answer=tuple((name, len(by_reason.get(reason, []))) for reason, name in names),
+    others = "; ".join(f"under reading ({name}): " + ", ".join(f"{k} {v}" for k, v in
+                                                              by_reading[name].items())
+                       for name, _, _ in TIEBREAK_READINGS if name != ENGINE_READING)
+    return Finding(answer=tuple((name, engine_counts[name]) for _, name in names) + tuple(
+                       (f"reading ({r})", tuple(by_reading[r].items()))
+                       for r, _, _ in TIEBREAK_READINGS),
                    witnesses=tuple(witnesses),
-                   notes=(f"{total} rows after the third round with no goal",))
+                   notes=(f"{total} rows after the third round with no goal; the engine takes "
+                          f"reading ({ENGINE_READING}); {others}",))
 
 
 def _depth(row: Markers) -> int:
@@ -418,24 +442,63 @@ def _depth(row: Markers) -> int:
 
 
 def tiebreak_readings_agree(deadline: Deadline) -> Finding:
+    """Each pair of readings of VAR-IT-3, over the rows a game can stand in after three rounds
+    with no goal and equal charm (where the tiebreak is consulted): agree (an unsat core), or
+    differ (the first such row z3 finds, and a game that reaches it, decided by the engine's
+    reading). The same over every row with equal charm, reachable or not."""
     rows = _limit_rows()
     rp = row_problem(deadline)
     s, row = rp.standing, rp.row
     problem = rp.problem
-    a, b = z3.Int("reading (a)"), z3.Int("reading (b)")
-    problem.require([Constraint("reading (a) of VAR-IT-3: the single highest geisha",
-                                a == highest_value_order(s, row)),
-                     Constraint("VAR-IT-3", b == held_values_order(s, row))], "tiebreak")
+    orders = {name: z3.Int(f"reading ({name})") for name, _, _ in TIEBREAK_READINGS}
+    problem.require([Constraint("VAR-IT-3" if name == ENGINE_READING else
+                                f"reading ({name}) of VAR-IT-3: {words}", orders[name] == order(s, row))
+                     for name, words, order in TIEBREAK_READINGS], "tiebreak")
     problem.require([Constraint("VAR-IT-2", s.charm[0] == s.charm[1]),
                      Constraint("END-2", z3.Not(z3.Or(*s.goal)))], "tiebreak reached")
-    problem.push()
-    problem.require([Constraint(LIMIT_LABEL, _member(row, rows))], "query")
-    proof = prove(problem, "on every reachable row where the tiebreak is consulted, the two "
-                   "readings name the same winner or none", a != b, "the readings differ")
-    problem.pop()
-    everywhere = prove(problem, "on every row with equal charm, reachable or not, the two "
-                        "readings agree", a != b, "the readings differ")
-    return Finding(answer=True, proofs=(proof, everywhere))
+    pairs = [(x, y) for i, (x, _, _) in enumerate(TIEBREAK_READINGS)
+             for y, _, _ in TIEBREAK_READINGS[i + 1:]]
+    answer: list[tuple[str, bool]] = []
+    proofs: list[Proof] = []
+    witnesses: list[Witness] = []
+    notes: list[str] = []
+    for scope, restrict in (("reachable", True), ("any", False)):
+        for x, y in pairs:
+            problem.push()
+            if restrict:
+                problem.require([Constraint(LIMIT_LABEL, _member(row, rows))], "query")
+            differ = orders[x] != orders[y]
+            problem.push()
+            problem.require([Constraint(f"hypothesis: readings ({x}) and ({y}) differ", differ)],
+                            "query")
+            verdict = problem.check().decided()
+            problem.pop()
+            if verdict.status is Status.UNSAT:
+                proofs.append(Proof(f"on {'every reachable row' if restrict else 'every row'} "
+                                    f"where the tiebreak is consulted, readings ({x}) and ({y}) "
+                                    "name the same winner or none", verdict.rules,
+                                    tuple(h.split(" @ ")[0] for h in verdict.hypotheses)))
+            else:
+                found = decode_row(verdict.model, row)
+                shown = [verdict.model.eval(orders[r], model_completion=True).as_long()
+                         for r in (x, y)]
+                notes.append(f"readings ({x}) and ({y}) differ on the "
+                             f"{'reachable row' if restrict else 'row (reachable or not)'} {found}: "
+                             f"({x}) gives {_tiebreak_word(shown[0])}, ({y}) "
+                             f"{_tiebreak_word(shown[1])}")
+                if restrict:
+                    result = _result_of(found, at_limit=True, deadline=deadline)
+                    witnesses.append(path_witness(
+                        f"a tiebreak where readings ({x}) and ({y}) differ (row {found})", found,
+                        rules=ITALIAN_THREE_ROUNDS, ties=3 - _depth(found), result=result))
+            problem.pop()
+            answer.append((f"({x})=({y}) {scope}", verdict.status is Status.UNSAT))
+    return Finding(answer=tuple(answer), proofs=tuple(proofs), witnesses=tuple(witnesses),
+                   notes=tuple(notes))
+
+
+def _tiebreak_word(order: int) -> str:
+    return {1: "player 0", -1: "player 1", 0: "a shared victory"}[order]
 
 
 def charm_wording_equivalent(deadline: Deadline) -> Finding:

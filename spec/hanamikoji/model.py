@@ -418,6 +418,25 @@ def highest_value_order(s: Standing, row: Row) -> z3.ArithRef:
     return z3.If(top[0] > top[1], 1, z3.If(top[1] > top[0], -1, 0))
 
 
+def five_charm_order(s: Standing, row: Row) -> z3.ArithRef:
+    """VAR-IT-3, reading (c): +1 if player 0 holds the geisha of charm 5, -1 if player 1 does,
+    0 if she is neutral (the reading then falls through to VAR-IT-4, a shared victory)."""
+    holds = [z3.Or([z3.And(row.held(p, g), s.components.charm[g] == max(CHARM_VALUES))
+                    for g in GEISHA]) for p in (0, 1)]
+    return z3.If(holds[0], 1, z3.If(holds[1], -1, 0))
+
+
+#: The readings of VAR-IT-3 (spec/hanamikoji/rules.md, "Where the rulebook is silent" 4): each a
+#: name, its words, and its order term (+1: player 0 wins the tiebreak, -1: player 1, 0: neither).
+#: The engine takes (b).
+TIEBREAK_READINGS = (
+    ("a", "the single highest geisha each player holds", highest_value_order),
+    ("b", "the charm values each player holds, from the highest down", held_values_order),
+    ("c", "whoever holds the geisha of charm 5, else shared", five_charm_order),
+)
+ENGINE_READING = "b"
+
+
 # --- decoding ------------------------------------------------------------------------------
 
 

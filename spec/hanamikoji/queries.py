@@ -92,15 +92,18 @@ CATALOGUE: tuple[Query, ...] = (
        "leaves any open row in place; a witness game"),
     _q("italian-round-limit",
        "Over the marker rows in which a game can stand after its third round with no goal "
-       "reached, how many does the limit decide by charm, by highest geisha, and as shared?",
+       "reached, how many does the limit decide by charm, by highest geisha, and as shared, "
+       "under the engine's reading of VAR-IT-3 and under each reading?",
        "count: z3 enumerates those rows (the search's open rows, each kept by tie rounds) with "
        "their VAR-IT-2..4 result; a witness game for each way"),
     _q("tiebreak-readings-agree",
-       "Do the Italian tiebreak read as 'compare the single highest geisha each player holds' "
-       "and read as 'compare the charm values each player holds, from the highest down' decide "
-       "the same way on every reachable row?",
-       "proof: unsat core over the reachable rows where the tiebreak is consulted; and over "
-       "every row"),
+       "Do the three readings of the Italian tiebreak (VAR-IT-3) decide alike: (a) 'compare the "
+       "single highest geisha each player holds', (b) 'compare the charm values each player "
+       "holds, from the highest down' (the engine's), (c) 'whoever holds the geisha of charm 5, "
+       "else shared'? Each pair, on the reachable rows where the tiebreak is consulted and on "
+       "every such row",
+       "each pair: an unsat core where they agree; where they differ, a row z3 finds and a "
+       "witness game that reaches it"),
     _q("charm-wording-equivalent",
        "In a simultaneous finish, do 'the player with 11+ charm wins' (rulebooks 000, 001, 003) "
        "and 'the player with more charm wins' (002) always name the same winner?",
