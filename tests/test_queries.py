@@ -91,6 +91,18 @@ def test_every_proof_names_rules_of_the_spec(name):
     for proof in answer(name).proofs:
         assert proof.rules, proof
         assert set(proof.rules) <= rule_ids(), proof
+        # a query's own assumptions are labelled, never tracked under a rule ID
+        assert not any(re.fullmatch(r"[A-Z]+(?:-[A-Z]+)*-\d+", h) for h in proof.hypotheses), proof
+
+
+def test_the_hypotheses_of_a_question_are_not_rules():
+    """The tiebreak question assumes equal charm and no goal: those are its hypotheses, so the
+    core does not name VAR-IT-2 or END-2 (no rule is used for them); VAR-IT-3, the rule compared
+    with its other readings, is."""
+    found = answer("tiebreak-readings-agree")
+    for proof in found.proofs:
+        assert "VAR-IT-3" in proof.rules and not {"VAR-IT-2", "END-2"} & set(proof.rules), proof
+        assert any(h.startswith("hypothesis: equal charm") for h in proof.hypotheses), proof
 
 
 def test_proofs_name_the_rules_that_forbid():

@@ -391,7 +391,8 @@ def italian_round_limit(deadline: Deadline) -> Finding:
     counts under readings (a) and (c), from the same rows and the same z3 models."""
     rows = _limit_rows()
     rp = row_problem(deadline, at_limit=True, cores=False)
-    rp.problem.require([Constraint("END-2", z3.Not(z3.Or(*rp.standing.goal)))], "no goal")
+    rp.problem.require([Constraint("hypothesis: no goal reached (END-2)",
+                                   z3.Not(z3.Or(*rp.standing.goal)))], "no goal")
     orders = {name: z3.Int(f"tiebreak order, reading ({name})") for name, _, _ in TIEBREAK_READINGS}
     rp.problem.require([Constraint(f"reading ({name}) of VAR-IT-3", orders[name] == order(
         rp.standing, rp.row)) for name, _, order in TIEBREAK_READINGS], "readings")
@@ -454,8 +455,11 @@ def tiebreak_readings_agree(deadline: Deadline) -> Finding:
     problem.require([Constraint("VAR-IT-3" if name == ENGINE_READING else
                                 f"reading ({name}) of VAR-IT-3: {words}", orders[name] == order(s, row))
                      for name, words, order in TIEBREAK_READINGS], "tiebreak")
-    problem.require([Constraint("VAR-IT-2", s.charm[0] == s.charm[1]),
-                     Constraint("END-2", z3.Not(z3.Or(*s.goal)))], "tiebreak reached")
+    # Where the tiebreak is consulted: the question's own hypotheses, not rules.
+    problem.require([Constraint("hypothesis: equal charm (VAR-IT-2 consults VAR-IT-3)",
+                                s.charm[0] == s.charm[1]),
+                     Constraint("hypothesis: no goal reached (END-2)", z3.Not(z3.Or(*s.goal)))],
+                    "tiebreak reached")
     pairs = [(x, y) for i, (x, _, _) in enumerate(TIEBREAK_READINGS)
              for y, _, _ in TIEBREAK_READINGS[i + 1:]]
     answer: list[tuple[str, bool]] = []
