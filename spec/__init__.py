@@ -4,3 +4,28 @@ one sub-package per game with its normative rules, record schema and z3 model
 
 Importing this package does not import z3.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def ask(expression: str, *, game: str | None = None, **options: Any) -> Any:
+    """Whether a game can end so that ``expression`` holds (``hanamikoji query --where``): an
+    answer object with ``answer`` ("possible", "impossible" or "unknown"), ``witness`` (a record
+    that ``hanamikoji validate`` accepts, and what it shows) or ``core`` (rule IDs), and
+    ``to_json()``. ``game`` defaults to the registry's default game; ``options`` are the game's
+    (Hanamikoji: ``variant``, ``timeout`` in seconds). A syntax error or an unknown term raises
+    :class:`hanamikoji.spec.core.expr.ExprError`, whose message gives the column.
+
+    >>> ask("geisha(0) == 7").core
+    ('SCORE-4',)
+    """
+    import importlib
+
+    from hanamikoji.engine.core.registry import get
+
+    chosen = get(game)
+    if chosen.where_module is None:
+        raise ValueError(f"game {chosen.name} takes no --where questions")
+    return importlib.import_module(chosen.where_module).ask(expression, **options)

@@ -55,6 +55,16 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
 
 
+def _query_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0.1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be from 0.1 to 3600 seconds, not {text}")
+    return value
+
+
 def _variant(parser: argparse.ArgumentParser) -> None:
     """The game and its options: --game, --players, --variant, --option (:mod:`.options`)."""
     from .options import add_game_arguments
@@ -122,6 +132,15 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     query.add_argument("--game", default=None, metavar="NAME",
                        help="the game whose catalogue to ask (default: the registry's default)")
     query.add_argument("--json", action="store_true", help="print the answer as one JSON object")
+    query.add_argument("--where", metavar="EXPR",
+                       help="ask your own question: can a game end so that EXPR holds? "
+                            "(docs/queries.md has the language)")
+    query.add_argument("--variant", default=None, metavar="V",
+                       help="with --where: the game's variant (Hanamikoji: standard, "
+                            "italian-three-rounds)")
+    query.add_argument("--timeout", type=_query_seconds, default=10.0, metavar="S",
+                       help="with --where: seconds z3 may take before the answer is 'unknown' "
+                            "(default 10)")
     query.set_defaults(handler="hanamikoji.spec.core.commands:query")
 
     verify = commands.add_parser(

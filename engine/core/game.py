@@ -137,8 +137,11 @@ class Game(abc.ABC):
     record_where: ClassVar[tuple[str, ...]] = ()
     #: The game's parts in the other rooms, named (never imported here) so that the core of
     #: each room finds them: the z3 query catalogue (a module with ``CATALOGUE``, ``by_name``
-    #: and ``QUERY_BUDGET_SECONDS``) and the property sample (a module with ``run_sample``).
+    #: and ``QUERY_BUDGET_SECONDS``), the ad-hoc questions (a module with ``ask(expression,
+    #: **options)`` and ``TERMS``: ``query --where``) and the property sample (a module with
+    #: ``run_sample``).
     queries_module: ClassVar[str | None] = None
+    where_module: ClassVar[str | None] = None
     sample_module: ClassVar[str | None] = None
 
     # --- configuration --------------------------------------------------------------------

@@ -43,6 +43,7 @@ class Hanamikoji(Game):
     record_where = ("round", "turn")
     length_unit = "rounds"
     queries_module = "hanamikoji.spec.hanamikoji.queries"
+    where_module = "hanamikoji.spec.hanamikoji.where"
     sample_module = "hanamikoji.properties.hanamikoji.sample"
 
     # --- configuration --------------------------------------------------------------------

@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any
 
 from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
 from hanamikoji.engine.core.commands import atomic_output, no_hypothesis_litter
@@ -22,6 +23,10 @@ from .verify import catalogue
 def query(args: argparse.Namespace) -> int:
     """``hanamikoji query [--game G] NAME [--json]`` and ``hanamikoji query --list [--json]``."""
     game = get(getattr(args, "game", None))
+    if getattr(args, "where", None) is not None:
+        return _where(args, game)
+    if getattr(args, "variant", None) is not None:
+        raise UsageError("--variant goes with --where (a catalogue query names its variants)")
     CATALOGUE = catalogue(game.name)
     if not CATALOGUE:
         raise UsageError(f"game {game.name} has no query catalogue")
@@ -92,3 +97,42 @@ def verify(args: argparse.Namespace) -> int:
         if args.out is not None:
             print(f"report written to {os.path.join(args.out, 'report.md')} and report.json")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _where(args: argparse.Namespace, game: Any) -> int:
+    """``hanamikoji query --where EXPR [--variant V] [--timeout S] [--json]``: exit 0 when z3
+    decides (possible or impossible), 1 when it cannot (unknown), 2 for a bad expression."""
+    import importlib
+
+    from .expr import ExprError
+
+    if args.list or args.name is not None:
+        raise UsageError("give --where EXPR, or a query NAME, or --list: one of them")
+    if game.where_module is None:
+        raise UsageError(f"game {game.name} takes no --where questions")
+    options: dict[str, Any] = {"timeout": args.timeout}
+    if args.variant is not None:
+        options["variant"] = args.variant
+    try:
+        found = importlib.import_module(game.where_module).ask(args.where, **options)
+    except ExprError as error:
+        raise UsageError(f"--where: {error}") from None
+    except ValueError as error:  # an unknown variant
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps(found.to_json()))
+    else:
+        print(f"question: can a {found.variant} game end so that {found.expression}?")
+        print(f"answer:   {found.answer}")
+        if found.witness is not None:
+            shown = found.witness
+            print(f"witness:  a game of {shown['rounds']} round(s) ending at markers "
+                  f"{shown['markers']}, {shown['result']}; replayed in the engine (the record "
+                  "is in --json)")
+        if found.core is not None:
+            print(f"core:     {' '.join(found.core) or '(no rule: the hypotheses alone)'}"
+                  + (f" (with: {'; '.join(found.hypotheses)})" if found.hypotheses else ""))
+        if found.note:
+            print(f"note:     {found.note}")
+        print(f"seconds:  {found.seconds:.2f}")
+    return EXIT_OK if found.answer != "unknown" else EXIT_FAILED

@@ -179,7 +179,8 @@ class Problem:
 
     def check(self, *assumptions: z3.BoolRef) -> Verdict:
         """Check, with ``assumptions`` (literals) holding for this check only."""
-        self.solver.set("timeout", self.deadline.timeout_ms())
+        timeout_ms = self.deadline.timeout_ms()
+        self.solver.set("timeout", timeout_ms)
         start = time.perf_counter()
         answer = self.solver.check(*assumptions)
         seconds = time.perf_counter() - start
@@ -190,7 +191,9 @@ class Problem:
                     else ())
             return Verdict(Status.UNSAT, core=core, seconds=seconds)
         reason = self.solver.reason_unknown()
-        if "interrupted" in reason:  # z3 took a Ctrl-C as a cancelled check: not a verdict
+        if "interrupted" in reason or (reason == "canceled" and seconds < timeout_ms / 1000 * 0.9):
+            # z3 took a Ctrl-C as a cancelled check ("canceled" before the timeout was due, or
+            # "interrupted from keyboard"): an interrupt, never a verdict
             raise KeyboardInterrupt(reason)
         status = Status.TIMEOUT if reason in ("timeout", "canceled") else Status.UNKNOWN
         return Verdict(status, seconds=seconds)

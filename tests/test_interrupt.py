@@ -1,0 +1,36 @@
+"""Ctrl-C during a z3 check is an interrupt: "interrupted", exit 130, no answer and no report
+(issue 12 §3). z3 takes SIGINT as a cancelled check; the solver turns that into an interrupt."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)
+
+from testgame.fixtures import subprocess_env  # noqa: E402
+
+
+@pytest.mark.parametrize("command", [["query", "--game", "slow", "pigeons"],
+                                     ["verify", "--game", "slow", "--out", "OUT"]])
+def test_ctrl_c_during_a_z3_check_is_interrupted_not_a_verdict(command, tmp_path):
+    command = [str(tmp_path / "out") if part == "OUT" else part for part in command]
+    env = subprocess_env(target="slow=testgame.slow:GAME")
+    process = subprocess.Popen([sys.executable, "-m", "hanamikoji.engine", *command],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, cwd=tmp_path)
+    time.sleep(4)  # imports, then well inside the check
+    assert process.poll() is None, process.communicate()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, (out, err)
+    assert "interrupted" in err and "Traceback" not in err
+    assert out == ""  # no answer, no table
+    assert not (tmp_path / "out" / "report.md").exists()
