@@ -188,4 +188,7 @@ def test_the_command_line(capsys):
     assert main(["query", "--where", "rounds == 1", "--list"]) == 2
     assert main(["query", "--where", "rounds == 1", "--variant", "french"]) == 2
     assert "unknown variant 'french'" in capsys.readouterr().err
-    assert main(["query", "--where", "rounds == 1", "--timeout", "0"]) == 2
+    with pytest.raises(SystemExit) as stopped:  # argparse refuses it before any handler
+        main(["query", "--where", "rounds == 1", "--timeout", "0"])
+    assert stopped.value.code == 2
+    assert "must be from 0.1 to 3600 seconds, not 0" in capsys.readouterr().err
