@@ -7,59 +7,21 @@ ends games with ``Rules.round_result`` (END-2..4, VAR-IT-2..4). None of it uses 
 
 from __future__ import annotations
 
-import functools
 import itertools
 
 from hanamikoji.engine.hanamikoji import (
-    CHARM,
     ITALIAN_THREE_ROUNDS,
     STANDARD,
     Reason,
     Result,
     charm,
     geisha_count,
-    held_values,
-    score_markers,
 )
 from hanamikoji.spec.hanamikoji import derive
 from hanamikoji.spec.hanamikoji.queries import by_name
 
-from .test_model_round import enumerated_pairs
 
-START = (None,) * 7
-
-
-@functools.cache
-def patterns() -> tuple[tuple, ...]:
-    return tuple(sorted({score_markers(START, a, b) for a, b in enumerated_pairs()},
-                        key=lambda r: tuple(-1 if m is None else m for m in r)))
-
-
-@functools.cache
-def search() -> tuple[dict, dict]:
-    """Open rows and final rows of a standard game, each with the fewest rounds to reach it."""
-    opened, final = {START: 0}, {}
-    frontier = [START]
-    moves = [tuple((g, m) for g, m in enumerate(p) if m is not None) for p in patterns()]
-    rounds = 0
-    while frontier:
-        rounds += 1
-        found = []
-        for row in frontier:
-            for move in moves:
-                after = list(row)
-                for g, m in move:
-                    after[g] = m
-                after = tuple(after)
-                if after in opened or after in final:
-                    continue
-                if STANDARD.goal_result(after) is not None:
-                    final[after] = rounds
-                else:
-                    opened[after] = rounds
-                    found.append(after)
-        frontier = found
-    return opened, final
+from hanamikoji.spec.hanamikoji.confirm import READINGS, limit_rows, search
 
 
 def test_marker_states_match_the_independent_search():
@@ -101,36 +63,10 @@ def test_fastest_finish_matches_the_independent_search():
     assert by_name("fastest-finish").run().answer_json() == fastest
 
 
-def _limit_rows() -> list:
-    """VAR-IT-1: the rows a game can stand in after three rounds with no goal. Since one round
-    can tie every geisha (the all-None pattern), those are the rows reached in at most three."""
-    assert START in patterns()
-    opened, _ = search()
-    return [row for row, rounds in opened.items() if rounds <= 3]
-
-
-def _highest(row, player) -> int:
-    return max((c for c, m in zip(CHARM, row) if m == player), default=0)
-
-
-def _sign(x, y) -> int:
-    return (x > y) - (x < y)
-
-
-#: VAR-IT-3's three readings, written here from the spec's words, independently of the model:
-#: +1 player 0 wins the tiebreak, -1 player 1, 0 neither.
-READINGS = {
-    "a": lambda row: _sign(_highest(row, 0), _highest(row, 1)),
-    "b": lambda row: _sign(held_values(row, 0), held_values(row, 1)),
-    "c": lambda row: next((1 if m == 0 else -1 for c, m in zip(CHARM, row)
-                           if c == max(CHARM) and m is not None), 0),
-}
-
-
 def test_italian_round_limit_matches_the_engine_rules():
     """VAR-IT-1..4 by Rules.round_result on the rows a game can stand in after three rounds,
     and the same rows decided by each reading of VAR-IT-3 written in Python."""
-    rows = _limit_rows()
+    rows = limit_rows()
     counts = {"charm": 0, "highest-geisha": 0, "shared": 0}
     names = {Reason.ROUND_LIMIT_CHARM: "charm",
              Reason.ROUND_LIMIT_HIGHEST_GEISHA: "highest-geisha", Reason.SHARED: "shared"}
@@ -150,7 +86,7 @@ def test_italian_round_limit_matches_the_engine_rules():
 def test_tiebreak_readings_agree_matches_the_independent_search():
     """Each pair of readings compared on the reachable rows where the tiebreak is consulted
     (equal charm, no goal) and on every such row of the 3^7, reachable or not."""
-    reachable = [r for r in _limit_rows() if charm(r, 0) == charm(r, 1)]
+    reachable = [r for r in limit_rows() if charm(r, 0) == charm(r, 1)]
     every = [r for r in itertools.product((None, 0, 1), repeat=7)
              if charm(r, 0) == charm(r, 1) and STANDARD.goal_result(r) is None]
     expected = {}

@@ -17,34 +17,15 @@ import pytest
 import z3
 from hypothesis import given, strategies as st
 
-from hanamikoji.engine.hanamikoji import CHARM, STANDARD, ITALIAN_THREE_ROUNDS, replay, score_markers
+from hanamikoji.engine.hanamikoji import STANDARD, ITALIAN_THREE_ROUNDS, replay, score_markers
 from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.spec.hanamikoji import derive, model
 from hanamikoji.spec.hanamikoji.queries import by_name
 from hanamikoji.spec.hanamikoji.witness import round_decisions
 
+from hanamikoji.spec.hanamikoji.confirm import enumerated_pairs
+
 SIDE = 8  # checked against the engine in test_engine_sides_hold_eight_cards
-
-
-def _vectors(total: int, caps: tuple[int, ...]):
-    """Every vector v with 0 <= v[g] <= caps[g] and sum v == total, by plain recursion."""
-    if not caps:
-        if total == 0:
-            yield ()
-        return
-    for x in range(min(total, caps[0]) + 1):
-        for rest in _vectors(total - x, caps[1:]):
-            yield (x,) + rest
-
-
-@functools.cache
-def enumerated_pairs() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Every (A, B) with A + B within the deck and 8 cards a side (plain Python)."""
-    out = []
-    for a in _vectors(SIDE, CHARM):
-        for b in _vectors(SIDE, tuple(c - x for c, x in zip(CHARM, a))):
-            out.append((a, b))
-    return tuple(out)
 
 
 def test_engine_sides_hold_eight_cards():

@@ -138,3 +138,18 @@ def test_scored_cards_per_side_is_eight():
 def test_unknown_query_name_lists_the_names():
     with pytest.raises(KeyError, match="round-outcome-pairs"):
         by_name("no-such-query")
+
+
+def test_a_changed_answer_is_an_error_not_a_pass(monkeypatch):
+    """Every query is confirmed by a second method without z3 (spec/hanamikoji/confirm.py): when
+    the two disagree the answer is an error (so verify fails), and says both answers."""
+    from hanamikoji.spec.hanamikoji import confirm
+
+    assert all(q.confirm and q.confirm_method for q in CATALOGUE)
+    good = by_name("max-round-wins").run()
+    assert good.answered and good.confirmation.endswith("the same answer")
+    assert good.to_json()["confirmed_by"] == good.confirmation
+    monkeypatch.setattr(confirm, "max_round_wins", lambda: 6)
+    changed = by_name("max-round-wins").run()
+    assert changed.status == "error" and changed.answer is None
+    assert "the model answers 5, the second method" in changed.notes[-1] and "6" in changed.notes[-1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import platform
 import subprocess
 import sys
 
@@ -10,6 +11,8 @@ import attrs
 import pytest
 
 from hanamikoji.engine.core.cli import main
+from hanamikoji.engine.core.validate import Status as Verdict
+from hanamikoji.engine.core.validate import judge_bytes
 from hanamikoji.spec.core import verify as verify_module
 from hanamikoji.spec.hanamikoji.queries import CATALOGUE
 from hanamikoji.spec.core.verify import PropertyRun, Report, run_verify
@@ -64,9 +67,26 @@ def test_verify_writes_markdown_and_json(tmp_path, monkeypatch, capsys):
     assert document["ok"] is True and [g["game"] for g in document["games"]] == ["hanamikoji"]
     assert [q["name"] for q in document["games"][0]["queries"]] == [q.name for q in CATALOGUE]
     markdown = (out / "report.md").read_text()
-    assert "| query | answer | proof or witness | seconds |" in markdown
-    assert "| round-outcome-pairs | 122597 |" in markdown.replace("  ", " ")
+    assert "| query | question | answer | proof or witness | second method | seconds |" in markdown
+    row = next(line for line in markdown.splitlines() if line.startswith("| round-outcome-pairs |"))
+    question = next(q.question for q in CATALOGUE if q.name == "round-outcome-pairs")
+    assert f"| {question} | 122597 |" in row and "plain enumeration" in row
     assert "a-property" in capsys.readouterr().out
+    # what produced it
+    produced = document["produced_by"]
+    assert set(produced) == {"hanamikoji", "z3-solver", "hypothesis", "Python", "date"}
+    assert produced["Python"] == platform.python_version()
+    assert "Produced by hanamikoji " in markdown and produced["z3-solver"] in markdown
+    # every query with witnesses has its games as records beside the report, which validate
+    with_witnesses = [q for q in document["games"][0]["queries"] if q.get("witnesses")]
+    assert with_witnesses
+    for query in with_witnesses:
+        path = out / query["witness_file"]
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        assert len(records) == len(query["witnesses"])
+        for record in records:
+            assert judge_bytes(json.dumps(record).encode()).status is Verdict.VALID
+    assert main(["validate", str(out / with_witnesses[0]["witness_file"])]) == 0
 
 
 def test_verify_fails_when_a_property_fails_or_cannot_run(monkeypatch, capsys):

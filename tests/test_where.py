@@ -16,7 +16,7 @@ from hanamikoji.spec import ask
 from hanamikoji.spec.core.expr import ExprError, evaluate, parse
 from hanamikoji.spec.hanamikoji.where import TERMS
 
-from .test_model_reach import search
+from hanamikoji.spec.hanamikoji.confirm import search
 
 #: The issue's four examples and what they must answer.
 EXAMPLES = [

@@ -84,6 +84,11 @@ def verify(args: argparse.Namespace) -> int:
         report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games)
     document = report.to_json()
     if args.out is not None:
+        written = write_witnesses(report, args.out)
+        for game in document["games"]:
+            for query in game["queries"]:
+                if (game["game"], query["name"]) in written:
+                    query["witness_file"] = written[game["game"], query["name"]]
         with atomic_output(os.path.join(args.out, "report.json")) as out:
             out.write(json.dumps(document, indent=1) + "\n")
         with atomic_output(os.path.join(args.out, "report.md")) as out:
@@ -136,3 +141,21 @@ def _where(args: argparse.Namespace, game: Any) -> int:
             print(f"note:     {found.note}")
         print(f"seconds:  {found.seconds:.2f}")
     return EXIT_OK if found.answer != "unknown" else EXIT_FAILED
+
+
+def write_witnesses(report: Any, directory: str) -> dict[tuple[str, str], str]:
+    """Every witness game of the report as records, one JSON Lines file per query under
+    ``DIRECTORY/witnesses/`` (``hanamikoji validate`` reads them); the paths, relative to
+    ``directory``, by (game, query)."""
+    written: dict[tuple[str, str], str] = {}
+    for section in report.sections:
+        for answer in section.answers:
+            if not answer.witnesses:
+                continue
+            relative = os.path.join("witnesses", f"{section.game}-{answer.name}.jsonl")
+            os.makedirs(os.path.join(directory, "witnesses"), exist_ok=True)
+            with atomic_output(os.path.join(directory, relative)) as out:
+                for witness in answer.witnesses:
+                    out.write(json.dumps(witness.to_json()["record"]) + "\n")
+            written[section.game, answer.name] = relative
+    return written

@@ -84,6 +84,8 @@ class Answer:
     proofs: tuple[Proof, ...] = ()
     witnesses: tuple[Witness, ...] = ()
     notes: tuple[str, ...] = ()
+    #: How the answer was confirmed by a second method, independent of z3 (None: there is none).
+    confirmation: str | None = None
 
     @property
     def answered(self) -> bool:
@@ -115,6 +117,8 @@ class Answer:
             out["witnesses"] = shown
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.confirmation is not None:
+            out["confirmed_by"] = self.confirmation
         return out
 
 
@@ -126,6 +130,10 @@ class Query:
     question: str
     method: str
     compute: str = attrs.field(repr=False)
+    #: The second method: ``"module:function"`` returning, without z3, the answer (as JSON)
+    #: the query must give, and its description; :meth:`run` compares the two.
+    confirm: str | None = attrs.field(default=None, repr=False)
+    confirm_method: str | None = None
 
     def run(self, budget_seconds: float = QUERY_BUDGET_SECONDS) -> Answer:
         """Answer the question; a check z3 cannot decide gives status "unknown" or "timeout",
@@ -152,8 +160,19 @@ class Query:
         except WitnessError as error:
             return Answer(self.name, self.question, self.method, "error", None,
                           time.perf_counter() - start, notes=(str(error),))
-        return Answer(self.name, self.question, self.method, "answered", found.answer,
-                      time.perf_counter() - start, found.proofs, found.witnesses, found.notes)
+        answer = Answer(self.name, self.question, self.method, "answered", found.answer,
+                        time.perf_counter() - start, found.proofs, found.witnesses, found.notes)
+        if self.confirm is None:
+            return answer
+        module, _, function = self.confirm.partition(":")
+        expected = getattr(importlib.import_module(module), function)()
+        if answer.answer_json() != expected:
+            return attrs.evolve(answer, status="error", answer=None, seconds=(
+                time.perf_counter() - start), notes=found.notes + (
+                f"the model answers {answer.answer_json()!r}, the second method "
+                f"({self.confirm_method}) {expected!r}",))
+        return attrs.evolve(answer, seconds=time.perf_counter() - start,
+                            confirmation=f"{self.confirm_method}: the same answer")
 
 
 def by_name(catalogue: Sequence[Query], name: str) -> Query:

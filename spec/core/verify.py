@@ -74,6 +74,9 @@ class Report:
     max_examples: int
     seed: int
     seconds: float
+    #: What produced the report: the toolkit's version (and commit, in a checkout), z3,
+    #: Hypothesis and Python versions, and when (:func:`provenance`).
+    produced_by: tuple[tuple[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -91,6 +94,7 @@ class Report:
         return {
             "format": FORMAT, "ok": self.ok, "seconds": round(self.seconds, 3),
             "max_examples": self.max_examples, "seed": self.seed,
+            "produced_by": dict(self.produced_by),
             "games": [section.to_json() for section in self.sections],
         }
 
@@ -98,14 +102,18 @@ class Report:
         lines = ["# hanamikoji verify", "",
                  f"Result: **{'pass' if self.ok else 'FAIL'}** in {self.seconds:.1f} s "
                  f"({', '.join(s.game for s in self.sections)}).", ""]
+        if self.produced_by:
+            lines += ["Produced by " + ", ".join(f"{k} {v}" for k, v in self.produced_by) + ".",
+                      ""]
         for section in self.sections:
             lines += [f"## {section.title}", "", "### Queries", ""]
             if section.answers:
-                lines += ["| query | answer | proof or witness | seconds |",
-                          "| --- | --- | --- | ---: |"]
+                lines += ["| query | question | answer | proof or witness | second method "
+                          "| seconds |", "| --- | --- | --- | --- | --- | ---: |"]
                 for a in section.answers:
-                    lines.append(f"| {a.name} | {_escape(answer_text(a))} "
-                                 f"| {_escape(evidence_text(a))} | {a.seconds:.2f} |")
+                    lines.append(f"| {a.name} | {_escape(a.question)} "
+                                 f"| {_escape(answer_text(a))} | {_escape(evidence_text(a))} "
+                                 f"| {_escape(a.confirmation or 'none')} | {a.seconds:.2f} |")
             else:
                 lines.append("No query catalogue.")
             lines += ["", f"### Property sample (max_examples={self.max_examples}, "
@@ -205,7 +213,41 @@ def run_verify(*, max_examples: int = DEFAULT_EXAMPLES, seed: int = DEFAULT_SEED
         answers = tuple(q.run(budget) for q in queries)
         properties, error = sample_properties(name, max_examples, seed)
         sections.append(Section(name, game.title, answers, properties, error))
-    return Report(tuple(sections), max_examples, seed, time.perf_counter() - start)
+    return Report(tuple(sections), max_examples, seed, time.perf_counter() - start,
+                  provenance())
+
+
+def provenance() -> tuple[tuple[str, str], ...]:
+    """The toolkit's version (with the commit when it runs from a git checkout), the versions
+    of z3, Hypothesis and Python, and the date (UTC)."""
+    import datetime
+    import platform
+    import subprocess
+    from importlib import metadata
+    from pathlib import Path
+
+    def version(package: str) -> str:
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return "unknown"
+
+    toolkit = version("hanamikoji")
+    root = Path(__file__).resolve().parents[2]
+    if (root / ".git").exists():
+        try:
+            commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+                                    capture_output=True, text=True, timeout=10).stdout.strip()
+            dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                    "--untracked-files=no"], capture_output=True, text=True,
+                                   timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            commit, dirty = "", ""
+        if commit:
+            toolkit += f" (commit {commit}{', with local changes' if dirty else ''})"
+    return (("hanamikoji", toolkit), ("z3-solver", version("z3-solver")),
+            ("hypothesis", version("hypothesis")), ("Python", platform.python_version()),
+            ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")))
 
 
 def render(report: Report) -> Any:

@@ -36,8 +36,11 @@ QUERY_BUDGET_SECONDS = 60.0
 
 
 def _q(name: str, question: str, method: str) -> Query:
-    return Query(name, question, method,
-                 f"hanamikoji.spec.hanamikoji.findings:{name.replace('-', '_')}")
+    from .confirm import METHODS  # no z3: the second methods are plain Python
+
+    function = name.replace('-', '_')
+    return Query(name, question, method, f"hanamikoji.spec.hanamikoji.findings:{function}",
+                 f"hanamikoji.spec.hanamikoji.confirm:{function}", METHODS[name])
 
 
 CATALOGUE: tuple[Query, ...] = (
