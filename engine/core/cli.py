@@ -136,8 +136,7 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
                        help="ask your own question: can a game end so that EXPR holds? "
                             "(docs/queries.md has the language)")
     query.add_argument("--variant", default=None, metavar="V",
-                       help="with --where: the game's variant (Hanamikoji: standard, "
-                            "italian-three-rounds)")
+                       help="with --where: the game's variant, for a game that has variants")
     query.add_argument("--timeout", type=_query_seconds, default=10.0, metavar="S",
                        help="with --where: seconds z3 may take before the answer is 'unknown' "
                             "(default 10)")

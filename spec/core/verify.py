@@ -232,7 +232,7 @@ def provenance() -> tuple[tuple[str, str], ...]:
         except metadata.PackageNotFoundError:
             return "unknown"
 
-    toolkit = version("hanamikoji")
+    toolkit = version(__name__.split(".")[0])  # the toolkit's distribution
     root = Path(__file__).resolve().parents[2]
     if (root / ".git").exists():
         try:
@@ -245,7 +245,7 @@ def provenance() -> tuple[tuple[str, str], ...]:
             commit, dirty = "", ""
         if commit:
             toolkit += f" (commit {commit}{', with local changes' if dirty else ''})"
-    return (("hanamikoji", toolkit), ("z3-solver", version("z3-solver")),
+    return ((__name__.split(".")[0], toolkit), ("z3-solver", version("z3-solver")),
             ("hypothesis", version("hypothesis")), ("Python", platform.python_version()),
             ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")))
 
