@@ -29,7 +29,7 @@ import copy
 import json
 import os
 import re
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -332,13 +332,15 @@ def configurations(game: Game) -> list[tuple[dict[str, Any], Any]]:
     return found
 
 
-def seeded_games(game: Game) -> list[SeededGame]:
+def seeded_games(game: Game, configs: Sequence[tuple[Mapping[str, Any], Any]] | None = None
+                 ) -> list[SeededGame]:
     """Two games of :data:`SEED` per configuration: game 0 begun by player 0, game 1 by the
-    last player."""
+    last player. The configurations are (the options given, the configuration) pairs, by
+    default :func:`configurations`; a game's own corpus names others (every player count, say)."""
     from .simulate import play_game
 
     out = []
-    for given, config in configurations(game):
+    for given, config in (configurations(game) if configs is None else configs):
         label = "-".join(f"{_slug(k)}-{_slug(v)}" for k, v in given.items()) or "default"
         shown = ", ".join(f"{k} {v}" for k, v in given.items()) or "default options"
         last = game.num_players(config) - 1

@@ -160,5 +160,23 @@ class MaikoGame(Game):
     def resample(self, state: State, player: int, rng: random.Random) -> State:
         return view.resample(state, player, rng)
 
+    # --- diff
+
+    def diff_view_text(self, v: view.View) -> str:
+        """``view_to_json(v)`` as the oracle's canonical text, built step by step: a view has
+        perfect recall, and ``diff`` asks every player's view after every decision, so the log's
+        text is extended instead of written again (:func:`.view.view_text`)."""
+        return view.view_text(v)
+
+    # --- vectors
+
+    def vector_files(self) -> dict[str, Any]:
+        """The hand-built corpus of tests/vectors/maiko/ (:mod:`.vectors`): constructed games
+        reach the rare positions (a row and a column at once, a token from a tutor card, the
+        last turns) that the core's corpus of seeded games would miss, for 2, 3 and 4 players."""
+        from .vectors import files
+
+        return files()
+
 
 GAME = MaikoGame()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 from typing import Any
 
 from hanamikoji.engine.core.errors import GameError, IllegalActionError, InvalidActionError, OptionError
@@ -243,6 +244,85 @@ def _malformed_int(value: Any, path: str, low: int, high: int) -> int:
 _KEYS = {"format", "options", "first_player", "layout", "turns", "result"}
 
 
+_COLOURS_PATTERN = re.compile(r"^$|^(white|purple|pink|green)(,(white|purple|pink|green)){1,3}$")
+
+
+def _check_shape(obj: Any) -> None:
+    """Everything spec/maiko/record.schema.json checks, before any rule: the shape, types and
+    ranges of the whole record, so that a record the schema refuses is malformed wherever the
+    fault lies, never illegal because an earlier turn broke a rule."""
+    if not isinstance(obj, dict):
+        raise MalformedRecordError("$", "expected a record object")
+    if obj.get("format") != FORMAT:
+        raise MalformedRecordError("$.format", f"expected \"{FORMAT}\", not {_show(obj.get('format'))}")
+    for key in obj:
+        if key not in _KEYS:
+            raise MalformedRecordError(f"$.{key}", "not a field of a maiko record")
+    for key in ("options", "first_player", "layout", "turns"):
+        if key not in obj:
+            raise MalformedRecordError(f"$.{key}", "missing")
+    options = obj["options"]
+    if not isinstance(options, dict):
+        raise MalformedRecordError("$.options", "expected an object")
+    for key in options:
+        if key not in ("players", "colours", "removed_colour"):
+            raise MalformedRecordError(f"$.options.{key}", "not an option of maiko")
+    for key in ("players", "colours", "removed_colour"):
+        if key not in options:
+            raise MalformedRecordError(f"$.options.{key}", "missing")
+    _malformed_int(options["players"], "$.options.players", 2, 4)
+    colours = options["colours"]
+    if not isinstance(colours, str) or not _COLOURS_PATTERN.match(colours):
+        raise MalformedRecordError("$.options.colours", "expected colour names (white, purple, "
+                                   "pink, green) separated by commas, or \"\"; not "
+                                   f"{_show(colours)}")
+    if options["removed_colour"] not in ("", *_COLOUR_NAMES):
+        raise MalformedRecordError("$.options.removed_colour", "expected \"\" or a colour name, "
+                                   f"not {_show(options['removed_colour'])}")
+    _malformed_int(obj["first_player"], "$.first_player", 0, 3)
+    layout = obj["layout"]
+    if layout is not None:
+        if not isinstance(layout, list) or not 60 <= len(layout) <= 81:
+            raise MalformedRecordError("$.layout", "expected null or a list of 60 to 81 tiles")
+        for index, value in enumerate(layout):
+            if value not in _TILE_NAMES:
+                raise MalformedRecordError(f"$.layout[{index}]",
+                                           f"expected a tile, not {_show(value)}")
+    turns = obj["turns"]
+    if not isinstance(turns, list):
+        raise MalformedRecordError("$.turns", "expected a list of turns")
+    for t, turn in enumerate(turns):
+        path = f"$.turns[{t}]"
+        if not isinstance(turn, dict) or set(turn) != {"player", "steps"}:
+            raise MalformedRecordError(path, "expected an object with player and steps")
+        _malformed_int(turn["player"], f"{path}.player", 0, 3)
+        steps = turn["steps"]
+        if not isinstance(steps, list) or not steps:
+            raise MalformedRecordError(f"{path}.steps", "expected a non-empty list of decisions")
+        for k, item in enumerate(steps):
+            try:
+                decision_from_json(item, f"{path}.steps[{k}]")
+            except InvalidActionError as error:
+                raise MalformedRecordError(f"{path}.steps[{k}]", error.message) from None
+    if "result" in obj:
+        result = obj["result"]
+        if not isinstance(result, dict) or set(result) != {"winners", "reason", "scores",
+                                                           "own_colour"}:
+            raise MalformedRecordError("$.result", "expected an object with winners, reason, "
+                                                   "scores and own_colour")
+        reasons = [r.value for r in Reason]
+        if result["reason"] not in reasons:
+            raise MalformedRecordError("$.result.reason", f"expected one of {', '.join(reasons)}, "
+                                                          f"not {_show(result['reason'])}")
+        for key in ("winners", "scores", "own_colour"):
+            value = result[key]
+            if not isinstance(value, list) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in value):
+                raise MalformedRecordError(f"$.result.{key}", "expected a list of whole numbers")
+        if not 1 <= len(result["winners"]) <= 4 or not all(0 <= w <= 3 for w in result["winners"]):
+            raise MalformedRecordError("$.result.winners", "expected 1 to 4 players (0 to 3)")
+
+
 def read_record(obj: Any) -> State:
     """The final state of the game ``obj`` records, replayed by the engine.
 
@@ -250,10 +330,7 @@ def read_record(obj: Any) -> State:
     :class:`IllegalRecordError` (with the rule, turn and step) when it records what the rules
     forbid, including a result other than the engine's.
     """
-    if not isinstance(obj, dict):
-        raise MalformedRecordError("$", "expected a record object")
-    if obj.get("format") != FORMAT:
-        raise MalformedRecordError("$.format", f"expected \"{FORMAT}\", not {_show(obj.get('format'))}")
+    _check_shape(obj)
     for key in obj:
         if key not in _KEYS:
             raise MalformedRecordError(f"$.{key}", "not a field of a maiko record")
@@ -286,7 +363,8 @@ def read_record(obj: Any) -> State:
         raise MalformedRecordError("$.turns", "expected a list of turns")
     if layout is None:
         if turns or "result" in obj:
-            raise MalformedRecordError("$.layout", "expected the layout (a list of tiles)")
+            raise IllegalRecordError("the record has turns or a result but no layout: the layout "
+                                     "comes first", "MK-SETUP-5", {"turn": None, "step": None})
         return state
     if not isinstance(layout, list):
         raise MalformedRecordError("$.layout", "expected a list of tiles")

@@ -103,7 +103,14 @@ def _record() -> dict:
     (lambda r: r.pop("layout"), "$.layout"),
     (lambda r: r.update(extra=1), "$.extra"),
     (lambda r: r["options"].update(players=5), "$.options.players"),
-    (lambda r: r["options"].update(colours=7), "$.options"),
+    (lambda r: r["options"].update(colours=7), "$.options.colours"),
+    (lambda r: r["options"].update(colours="WHITE,PURPLE,PINK"), "$.options.colours"),
+    (lambda r: r["options"].pop("removed_colour"), "$.options.removed_colour"),
+    (lambda r: r.update(layout=r["layout"][:59]), "$.layout"),
+    (lambda r: r["result"].update(winners=[7]), "$.result.winners"),
+    # the whole shape first: a later malformed turn wins over an earlier illegal one
+    (lambda r: (r["turns"][0].update(player=(r["turns"][0]["player"] + 1) % 3),
+                r["turns"][3]["steps"].__setitem__(0, {"kind": "flip"})), "$.turns[3].steps[0]"),
     (lambda r: r["layout"].__setitem__(4, "gold-1"), "$.layout[4]"),
     (lambda r: r["turns"][2].update(player="1"), "$.turns[2].player"),
     (lambda r: r["turns"][1].update(steps=[]), "$.turns[1].steps"),
@@ -169,10 +176,9 @@ def test_illegal_records_name_the_rule_and_where() -> None:
     winners["result"]["winners"] = [p for p in range(3) if p not in record["result"]["winners"]][:1]
     assert _illegal(winners).rule in ("MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4")
 
-    for stranger in ([7], [-1], [0, 3]):  # a winner who is not a player is judged, not a crash
-        outsider = copy.deepcopy(record)
-        outsider["result"]["winners"] = stranger
-        assert _illegal(outsider).rule in ("MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4")
+    outsider = copy.deepcopy(record)  # player 3 is no player of a 3-player game: illegal
+    outsider["result"]["winners"] = [0, 3]
+    assert _illegal(outsider).rule in ("MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4")
 
     own = copy.deepcopy(record)
     own["result"]["own_colour"][1] += 1

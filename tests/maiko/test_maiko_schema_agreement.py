@@ -1,0 +1,167 @@
+"""spec/maiko/record.schema.json and the record validator agree on which documents are malformed,
+as tests/test_oracle_schema.py checks for Hanamikoji: documents are records of engine games (2,
+3 and 4 players, finished or stopped early) and near-misses made from them (types, ranges,
+missing and extra keys, lengths), written as JSON text and judged as ``hanamikoji validate``
+reads it. Whether a game is legal is for the rules, so a document may pass the schema and still
+be illegal; what the two must agree on is "malformed or not".
+
+Six classes of documents on which they once disagreed (found by this test: a winner outside
+the schema's range, a missing option, colour names the schema refuses, a layout of the wrong
+length, turns without a layout, and a record illegal early and malformed later) are kept as
+regression examples; the reader now checks the whole shape first, as the schema does.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import pathlib
+import sys
+from typing import Any, Callable
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.engine.core.validate import Judgement, Status, judge_bytes
+from hanamikoji.engine.maiko import GAME, State
+
+TESTS = pathlib.Path(__file__).resolve().parents[1]
+if str(TESTS) not in sys.path:  # the shared checks are the module oracle_checks of tests/
+    sys.path.insert(0, str(TESTS))
+
+from oracle_checks import cases, near_misses  # noqa: E402
+
+SCHEMA = GAME.record_schema()
+VALIDATOR = Draft202012Validator(SCHEMA)
+VECTORS = TESTS / "vectors" / "maiko"
+
+
+def judged(doc: Any) -> Judgement:
+    return judge_bytes(json.dumps(doc).encode())
+
+
+@functools.cache
+def _states(players: int, seed: int) -> tuple[State, ...]:
+    """Every state of game 0 of ``seed`` with ``players`` (first player: the last one)."""
+    final = play_game(GAME, GAME.configure({"players": players}), seed, 0, players - 1)
+    return tuple(GAME.states(final))
+
+
+def _record(players: int, seed: int, cut: int | None) -> dict[str, Any]:
+    """The record of the game after ``cut`` decisions (None: finished; 0: before the layout)."""
+    states = _states(players, seed)
+    return GAME.to_record(states[-1 if cut is None else min(cut, len(states) - 1)])
+
+
+RECORDS = st.builds(_record, st.integers(2, 4), st.integers(0, 2),
+                    st.one_of(st.none(), st.integers(0, 40)))
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 90),
+                    st.sampled_from([0.0, 1.0, 0.5, 6.0, 1e20, -0.0]),
+                    st.sampled_from(["", "maiko-record/1", "flip", "sweep", "end-turn", "layout",
+                                     "pink-3", "friend", "gold-1", "white", "pink,green",
+                                     "full-board", "static", "x"]))
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=9), st.dictionaries(st.sampled_from(
+        ["kind", "space", "item", "colour", "owner", "player", "steps", "winners", "reason",
+         "x"]), inner, max_size=4)), max_leaves=12)
+ADDED = ["result", "extra", "kind", "space", "colour", "item", "owner", "steps", "player",
+         "layout", "turns"]
+
+
+# --- the checks ---------------------------------------------------------------------------
+
+
+def _agree(doc: Any) -> None:
+    """The document as JSON text: the schema's answer on it, and the validator's, agree
+    (judged on the text as the validator reads it, where 2.0 is the integer 2)."""
+    text = json.dumps(doc)
+    schema = VALIDATOR.is_valid(json.loads(text))
+    verdict = judge_bytes(text.encode())
+    assert schema == (verdict.status is not Status.MALFORMED), (
+        f"schema {'accepts' if schema else 'refuses'}, validator says "
+        f"{verdict.status.value} ({verdict.message}): {text[:300]}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(near_misses(RECORDS, VALUES, ADDED))
+@example(_record(2, 1, None))
+@example({**_record(3, 1, None), "first_player": 1.0})
+@example({**_record(3, 1, None), "first_player": True})
+@example({**_record(3, 1, None), "first_player": 1e20})
+@example({**_record(4, 1, 0), "turns": [{"player": 0, "steps": []}]})
+@example({**_record(2, 1, 5), "options": {"players": 2, "colours": "pink,pink",
+                                           "removed_colour": ""}})
+def test_schema_and_validator_agree_on_malformed(doc):
+    """Outside the known classes, the schema accepts a document exactly when the validator does
+    not call it malformed."""
+    _agree(doc)
+
+
+def test_engine_records_and_the_corpus_pass_or_fail_the_schema_as_judged():
+    """Every engine record (2, 3, 4 players; before the layout, in play, finished) passes the
+    schema; so do the valid and illegal records of tests/vectors/maiko, and every malformed one
+    there fails it."""
+    for players in (2, 3, 4):
+        for seed in range(3):
+            for cut in (0, 1, 17, None):
+                assert VALIDATOR.is_valid(_record(players, seed, cut)), (players, seed, cut)
+    for case in cases(VECTORS, "records.json"):
+        if "record" in case["input"]:
+            ok = VALIDATOR.is_valid(case["input"]["record"])
+            assert ok == (case["expected"]["status"] != "malformed"), case["id"]
+
+
+def test_near_misses_reach_both_answers():
+    """The generator makes malformed documents and well-formed ones (so the property is not
+    vacuous)."""
+    outcomes: set[bool] = set()
+
+    @settings(max_examples=100, deadline=None, database=None)
+    @given(near_misses(RECORDS, VALUES, ADDED, mutations=1))
+    def collect(doc):
+        outcomes.add(VALIDATOR.is_valid(doc))
+
+    collect()
+    assert outcomes == {True, False}
+
+
+def _record_2p() -> dict[str, Any]:
+    return copy.deepcopy(_record(2, 1, None))
+
+
+def _illegal_then_malformed() -> dict[str, Any]:
+    doc = _record_2p()
+    doc["turns"][0]["player"] = 1 - doc["turns"][0]["player"]  # illegal at turn 0: not their turn
+    doc["turns"][3]["steps"][0] = {"kind": "flip"}  # malformed at turn 3: no space
+    return doc
+
+
+def _edit(change: Callable[[dict[str, Any]], Any]) -> Callable[[], dict[str, Any]]:
+    def build() -> dict[str, Any]:
+        doc = _record_2p()
+        change(doc)
+        return doc
+    return build
+
+
+REPRODUCTIONS = {
+    "winners-outside-the-schema": _edit(lambda d: d["result"].update(winners=[7])),
+    "option-missing": _edit(lambda d: d["options"].pop("removed_colour")),
+    "colour-names-outside-the-schema": _edit(lambda d: d["options"].update(
+        colours="WHITE,PURPLE")),
+    "layout-length-outside-the-schema": _edit(lambda d: d["layout"].pop()),
+    "null-layout-with-play": _edit(lambda d: d.update(layout=None)),
+    "illegal-before-malformed": _illegal_then_malformed,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPRODUCTIONS))
+def test_the_classes_they_once_disagreed_on_now_agree(name):
+    """One document of each class on which the schema and the validator once disagreed."""
+    doc = REPRODUCTIONS[name]()
+    assert not VALIDATOR.is_valid(doc) or name == "null-layout-with-play"
+    _agree(doc)
