@@ -67,10 +67,11 @@ def test_same_seed_same_games_in_another_process(tmp_path):
     (["play", "--seed", "1.5"], "--seed"),
     (["frobnicate"], "frobnicate"),
     ([], "COMMAND"),
-    (["simulate", "--games", "2", "--records", "/nonexistent/dir/out.jsonl"], "no such directory"),
+    (["simulate", "--games", "2", "--records", "{tmp}/missing/out.jsonl"], "no such directory"),
 ])
-def test_bad_arguments_give_one_line_and_exit_2(args, needle):
-    done = run(*args)
+def test_bad_arguments_give_one_line_and_exit_2(args, needle, tmp_path):
+    # a missing folder inside the test's own temporary folder: never a path of the machine
+    done = run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], done.stderr
