@@ -95,3 +95,31 @@ class Witness:
         state = self.replay()
         return {"label": self.label, "shows": {name: value for name, value in self.shows},
                 "record": to_record(state)}
+
+
+# --- appended by spec/maiko/reach.py's author: facts about positions no board can fill ------
+
+
+def _unfillable_items(state: State) -> list[list[int]]:
+    """For each player, the items missing from their maiko board that no decision can ever bring
+    to it: no tile of the item lies on the game board (face down, or face up as a first flip),
+    and no tile of the item in the player's colour lies on another player's board. Tiles reach
+    a maiko board only from the game board (a pair, MK-FLIP-3; Danna, MK-TUTOR-DANNA-2) or, in
+    the owner's colour, from another board (Oka-san, MK-TUTOR-OKASAN-1), and never go back to
+    the game board; so such an item space stays empty for the rest of the game and the board is
+    never full (spec/maiko/reach.py proves the step by z3)."""
+    from hanamikoji.engine.maiko.game import EMPTY, filled
+
+    on_game_board = {state.layout[s] % 9 for s, v in enumerate(state.spaces)
+                     if v != EMPTY and state.layout[s] != 36}
+    out = []
+    for p, board in enumerate(state.boards):
+        colour = state.config.colours[p]
+        missing = [item for item in range(9) if not filled(board, item)]
+        out.append([item for item in missing if item not in on_game_board
+                    and not any(other[item * 4 + colour]
+                                for q, other in enumerate(state.boards) if q != p)])
+    return out
+
+
+FACTS["unfillable_items"] = _unfillable_items
