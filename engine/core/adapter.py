@@ -20,6 +20,15 @@ game, ``chance``) for every game from then on. Games added through ``HANAMIKOJI_
 served too, so this is the adapter of every game the registry knows. It is also the shortest
 example of an adapter for any game: another engine keeps this loop and replaces the calls to
 the game.
+
+``--engine NAME=MODULE:ATTRIBUTE`` makes a Game object of your own (a subclass with a rule
+changed, say) answer the requests for game NAME, a built-in game's name included: the way to
+diff a modified engine written against the toolkit's Game interface, e.g.
+``--engine maiko=maiko.broken:PEEK_LEAKS`` with tests/ on ``PYTHONPATH``.
+
+Answers are printed as canonical JSON (sorted keys, no spaces), which ``diff`` compares without
+parsing when it is the reference's own text; a game may write its views' text faster than by
+encoding them whole (Maiko's views, with perfect recall, grow at every step).
 """
 
 from __future__ import annotations
@@ -27,12 +36,12 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from .errors import GameError
 from .game import Game
-from .protocol import GENERAL_PROTOCOL, player_json
-from .registry import get
+from .protocol import GENERAL_PROTOCOL, dumps, player_json
+from .registry import DEFAULT, get
 
 
 class Adapter:
@@ -41,15 +50,21 @@ class Adapter:
     OPERATIONS = ("new_game", "chance", "apply", "current_player", "legal_actions", "observe",
                   "result", "random_chance", "deal", "random_deal")
 
-    def __init__(self) -> None:
-        self.game: Game = get()
+    def __init__(self, engines: Mapping[str, Game] | None = None) -> None:
+        #: Games that answer for a name instead of the registered game of that name.
+        self.engines: dict[str, Game] = dict(engines or {})
+        self.game: Game = self.get()
         self.state: Any = None
 
-    @staticmethod
-    def configure(request: dict) -> tuple[Game, Any]:
+    def get(self, name: Any = None) -> Game:
+        """The game that answers for ``name`` (None: the default game)."""
+        engine = self.engines.get(DEFAULT if name is None else name)
+        return get(name) if engine is None else engine
+
+    def configure(self, request: dict) -> tuple[Game, Any]:
         """The game a request names (none: the default game) and its configuration; the
         protocol-1 form gives ``variant`` (and ``players``) at the top level."""
-        game = get(request.get("game"))
+        game = self.get(request.get("game"))
         options = request.get("options") or {}
         if not isinstance(options, dict):
             raise TypeError(f"options must be an object, not {options!r}")
@@ -96,10 +111,13 @@ class Adapter:
                                   for d in self.game.legal_actions(self.state)]}
 
     def observe(self, request: dict) -> dict:
+        return {"view": self.game.view_to_json(self._view(request))}
+
+    def _view(self, request: dict) -> Any:
         player = request["player"]
         if type(player) is not int or player not in self.game.players(self.state):
             raise GameError(f"no player {player!r} in this game")
-        return {"view": self.game.view_to_json(self.game.observe(self.state, player))}
+        return self.game.observe(self.state, player)
 
     def result(self, request: dict) -> dict:
         return {"result": self.game.record_result_json(self.state)}
@@ -118,7 +136,7 @@ class Adapter:
     def random_deal(self, request: dict) -> dict:
         # Protocol 1's seeded request, for the default game: answered with the outcome's JSON
         # form itself ({"deal": D}).
-        game = get()
+        game = self.get()
         return self._first_outcome(game, game.configure(), request["seed"])
 
     def answer(self, line: str) -> dict:
@@ -136,13 +154,66 @@ class Adapter:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             return {"error": f"cannot answer {request['op']}: {error!r}", "rule": None}
 
+    def answer_line(self, line: str) -> str:
+        """:meth:`answer` as one line of canonical JSON (sorted keys, no spaces: the harness
+        compares an answer that is the reference's own text without parsing it). A view comes
+        from the game's ``diff_view_text`` when it has one, the same text built faster."""
+        fast = getattr(self.game, "diff_view_text", None)
+        if fast is not None and '"observe"' in line:
+            try:
+                request = json.loads(line)
+                if request.get("op") == "observe":
+                    return '{"view":' + fast(self._view(request)) + "}"
+            except Exception:  # whatever it was, answer() says it as the protocol says
+                pass
+        return dumps(self.answer(line))
 
-def main() -> None:
-    adapter = Adapter()
+
+def engines_from(specs: Sequence[str]) -> dict[str, Game]:
+    """The games of ``--engine NAME=MODULE:ATTRIBUTE`` options, by the name each answers for;
+    :class:`ValueError` with a message for a person when one cannot be loaded."""
+    import importlib
+
+    engines: dict[str, Game] = {}
+    for spec in specs:
+        name, equals, target = spec.partition("=")
+        module, colon, attribute = target.partition(":")
+        if not (equals and colon and name.strip() and module.strip() and attribute.strip()):
+            raise ValueError(f"--engine {spec}: expected NAME=MODULE:ATTRIBUTE, e.g. "
+                             "maiko=maiko.broken:PEEK_LEAKS")
+        try:
+            game = getattr(importlib.import_module(module.strip()), attribute.strip())
+        except (ImportError, AttributeError) as error:
+            raise ValueError(f"--engine {spec}: cannot load {target}: {error}") from None
+        if not isinstance(game, Game):
+            raise ValueError(f"--engine {spec}: {target} is not a Game but {game!r}")
+        engines[name.strip()] = game
+    return engines
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m hanamikoji.engine.core.adapter",
+        description="The reference engine of every registered game behind the protocol of "
+                    "hanamikoji diff: one JSON request per line on standard input, one JSON "
+                    "answer per line on standard output.")
+    parser.add_argument("--engine", action="append", default=[],
+                        metavar="NAME=MODULE:ATTRIBUTE",
+                        help="answer the requests for game NAME with the Game object "
+                             "MODULE:ATTRIBUTE (your own subclass, a modified engine) instead "
+                             "of the registered one; may be repeated")
+    args = parser.parse_args(argv)
+    try:
+        engines = engines_from(args.engine)
+    except ValueError as error:
+        parser.exit(2, f"{parser.prog}: {error}\n")
+    adapter = Adapter(engines)
     try:
         for line in sys.stdin:
             if line.strip():
-                print(json.dumps(adapter.answer(line)), flush=True)
+                print(adapter.answer_line(line), flush=True)
     except (BrokenPipeError, KeyboardInterrupt):  # the harness has gone: nothing to answer
         pass
 

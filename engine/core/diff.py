@@ -49,8 +49,12 @@ from .protocol import (
     random_chance_request,
 )
 
-#: Decisions after which a game of a game with no bound of its own stops being compared.
-MAX_DECISIONS = 400
+#: Decisions after which a game of a game with no bound of its own stops being compared: above
+#: the length of uniformly random games of Maiko (about 500 to 1,000 decisions with 3 or 4
+#: players), so that their ends are compared too.
+MAX_DECISIONS = 1200
+#: How many of the first and of the last legal decisions of each step are kept as probes.
+PROBES = 8
 #: The longest answer line read from the other engine.
 LINE_LIMIT = 1 << 22
 
@@ -146,6 +150,11 @@ class Engine:
 
     def request(self, message: dict[str, Any]) -> Any:
         """Send one request line and read one answer line."""
+        return self.decode_line(message, self.request_line(message))
+
+    def request_line(self, message: dict[str, Any]) -> bytes:
+        """Send one request line and read one answer line, as the bytes written (its newline
+        included); every failure but a line that is not JSON is raised here."""
         assert self.process is not None and self.process.stdin is not None
         try:
             self.process.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
@@ -171,6 +180,10 @@ class Engine:
         if line is _TOO_LONG:
             raise self._fail("garbage", f"the engine answered {_short(message)} with a line "
                                         f"longer than {LINE_LIMIT} bytes")
+        return line
+
+    def decode_line(self, message: dict[str, Any], line: bytes) -> Any:
+        """The JSON value of the answer line to ``message``; a line that is not JSON fails."""
         from .validate import NotJSONError, decode
 
         try:
@@ -279,9 +292,19 @@ class DiffGame:
             self.label, self.first_player, tuple(self.decisions), request, reference, other,
             message, self.game.name, tuple(self.game.options_of(self.config).items())))
 
-    def ask(self, request: dict[str, Any]) -> Any:
+    def ask(self, request: dict[str, Any], same: bytes | None = None) -> Any:
+        """The other engine's answer to ``request``. ``same`` is the reference's own answer as
+        a canonical line (:func:`_line`): an answer line that is exactly those bytes is that
+        answer, so :data:`_SAME` comes back without the line being parsed or compared again.
+        Any other line is parsed and judged in full, as it always is without ``same``."""
         try:
-            answer = self.engine.request(request)
+            if same is not None and isinstance(self.engine, Engine):
+                line = self.engine.request_line(request)
+                if line == same:
+                    return _SAME
+                answer = self.engine.decode_line(request, line)
+            else:
+                answer = self.engine.request(request)
         except EngineFailure as failure:
             if failure.kind == "hang":  # waiting again on every shrinking step would take ages
                 found = self.diverge(request, None, None, failure.message)
@@ -291,8 +314,17 @@ class DiffGame:
             raise self.diverge(request, None, answer, "the answer is not a JSON object")
         return answer
 
-    def field(self, request: dict[str, Any], reference: dict[str, Any], key: str) -> Any:
-        answer = self.ask(request)
+    def field(self, request: dict[str, Any], reference: dict[str, Any], key: str,
+              fast: bool = False) -> Any:
+        """The value under ``key`` of the other engine's answer, which must have it;
+        ``fast``: an answer that is the reference's own canonical line is taken as it is."""
+        answer = self.ask(request, _line(reference) if fast else None)
+        if answer is _SAME:
+            return reference[key]
+        return self._field_of(request, reference, key, answer)
+
+    def _field_of(self, request: dict[str, Any], reference: dict[str, Any], key: str,
+                  answer: dict[str, Any]) -> Any:
         if key not in answer:
             what = (f'an error: {_brief(answer["error"])}' if "error" in answer
                     else f"no {key!r} key")
@@ -318,8 +350,8 @@ class DiffGame:
         game = self.game
         expected = player_json(game.current_player(state))
         request: dict[str, Any] = {"op": "current_player"}
-        got = self.field(request, {"current_player": expected}, "current_player")
-        if got != expected:
+        got = self.field(request, {"current_player": expected}, "current_player", fast=True)
+        if _canonical(got) != dumps(expected):  # JSON's true is not the player 1
             raise self.diverge(request, {"current_player": expected}, {"current_player": got},
                                f"current_player is {_brief(got)}, not {json.dumps(expected)}")
         self.compare_legal(state)
@@ -327,7 +359,7 @@ class DiffGame:
             self.compare_view(state, player)
         expected_result = game.record_result_json(state)
         request = {"op": "result"}
-        got = self.field(request, {"result": expected_result}, "result")
+        got = self.field(request, {"result": expected_result}, "result", fast=True)
         if _canonical(got) != dumps(expected_result):
             raise self.diverge(request, {"result": expected_result}, {"result": got},
                                f"the result is {_brief(got)}, not "
@@ -338,7 +370,10 @@ class DiffGame:
         legal = game.legal_actions(state)
         reference = {"legal_actions": [game.decision_to_json(d) for d in legal]}
         request = {"op": "legal_actions"}
-        got = self.field(request, reference, "legal_actions")
+        answer = self.ask(request, _line(reference))
+        if answer is _SAME:  # the reference's own list, each decision once
+            return
+        got = self._field_of(request, reference, "legal_actions", answer)
         if not isinstance(got, list):
             raise self.diverge(request, reference, {"legal_actions": got},
                                "legal_actions is not a list")
@@ -372,18 +407,32 @@ class DiffGame:
                                "legal_actions " + "; ".join(parts))
 
     def compare_view(self, state: Any, player: int) -> None:
-        expected = self.game.view_to_json(self.game.observe(state, player))
+        game = self.game
+        view = game.observe(state, player)
+        text = view_text(game, view)
         request = {"op": "observe", "player": player}
-        got = self.field(request, {"view": expected}, "view")
+        # The reference's view whole, as the line an adapter would print: compared as bytes
+        # first, unless the game puts the other engine's view in its own order (then only the
+        # normalised view is compared, below).
+        same = (f'{{"view":{text}}}\n'.encode("utf-8")
+                if type(game).normal_view_json is Game.normal_view_json else None)
+        answer = self.ask(request, same)
+        if answer is _SAME:
+            return
+        if "view" not in answer:
+            expected = game.view_to_json(view)
+            self._field_of(request, {"view": expected}, "view", answer)
+        got = answer["view"]
         if not isinstance(got, dict):
-            raise self.diverge(request, {"view": expected}, {"view": got},
+            raise self.diverge(request, {"view": game.view_to_json(view)}, {"view": got},
                                f"the view of player {player} is not a JSON object")
         try:
-            got_normal = self.game.normal_view_json(got)
+            got_normal = game.normal_view_json(got)
         except Exception:  # whatever an adapter answers is judged, never a crash of ours
             got_normal = got
-        if _canonical(got_normal) == dumps(expected):
+        if _canonical(got_normal) == text:
             return
+        expected = game.view_to_json(view)
         what = _view_difference(expected, got, got_normal)
         raise self.diverge(request, {"view": expected}, {"view": got},
                            f"the view of player {player} {what}")
@@ -442,6 +491,23 @@ def _view_difference(expected: Any, got: dict[str, Any], got_normal: Any) -> str
     return f'differs at "{key}": reference {_brief(expected[key])}, other {_brief(got[key])}'
 
 
+#: What :meth:`DiffGame.ask` returns for an answer line that is the reference's own answer.
+_SAME = object()
+
+
+def _line(answer: Any) -> bytes:
+    """``answer`` as the line an adapter prints it in canonical JSON (:func:`.protocol.dumps`)."""
+    return (dumps(answer) + "\n").encode("utf-8")
+
+
+def view_text(game: Game, view: Any) -> str:
+    """The canonical text (:func:`.protocol.dumps`) of ``game.view_to_json(view)``: through
+    the game's ``diff_view_text`` when it has one (a game whose views grow with the game, such
+    as a log with perfect recall, may build the text step by step), else encoded whole."""
+    fast = getattr(game, "diff_view_text", None)
+    return dumps(game.view_to_json(view)) if fast is None else fast(view)
+
+
 def _canonical(value: Any) -> str:
     """The canonical text of anything an adapter answered (never an error: a value that JSON
     cannot print canonically gets a text no JSON has, and so differs)."""
@@ -473,11 +539,17 @@ def _brief(value: Any) -> str:
 # --- Hypothesis: games ----------------------------------------------------------------------
 
 
-def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any]) -> None:
+def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
+         plan: Callable[[Any], Any] | None = None) -> None:
     """One game, drawn by Hypothesis from ``data``, compared at every step: the options among
     ``configs``, the first player, every chance outcome (drawn by the game from a drawn seed) and
     every decision among the reference's legal ones; now and then a probe, a decision legal
-    earlier in the game that the rules forbid now."""
+    earlier in the game that the rules forbid now.
+
+    ``plan`` (a game's own, optional) gives a decision for a state, or None: what a player who
+    knows everything the reference knows would do to bring about what uniform play rarely
+    reaches (Maiko: pairs, so that boards fill and games end). Half the games (the first the
+    draws shrink to) then follow it for about three decisions in four, the others never."""
     import random
 
     from hypothesis import strategies as st
@@ -485,9 +557,14 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any]) -> None:
     engine.ensure_started()
     config = data.draw(st.sampled_from(list(configs)), label="options")
     first = data.draw(st.integers(0, game.num_players(config) - 1), label="first_player")
+    planned = plan is not None and data.draw(st.integers(0, 1), label="planned game") == 0
     match = DiffGame(engine, game, config, first)
     state = match.start()
-    seen: list[Any] = []  # decisions legal somewhere earlier in this game: probes
+    # Decisions legal somewhere earlier in this game, each once: the probes. The first and the
+    # last few of each legal list are kept (a game lists its kinds of decision in an order of
+    # its own: Maiko's flips come first and its tutor visits last).
+    seen: list[Any] = []
+    known: set[Any] = set()
     bound = game.max_decisions(config) or MAX_DECISIONS
     for _ in range(bound + 1):
         match.compare(state)
@@ -499,9 +576,28 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any]) -> None:
             continue
         legal = game.legal_actions(state)
         if seen and data.draw(st.integers(0, 3), label="probe") == 0:
-            match.probe(state, data.draw(st.sampled_from(seen), label="forbidden decision"))
-        seen.extend(legal[:8])
-        state = match.send(state, data.draw(st.sampled_from(legal), label="decision"))
+            match.probe(state, seen[data.draw(st.integers(0, len(seen) - 1),
+                                              label="forbidden decision")])
+        for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
+            key = decision  # its own key when it can be one, else its JSON text
+            try:
+                new = key not in known
+            except TypeError:
+                key = dumps(game.decision_to_json(decision))
+                new = key not in known
+            if new:
+                known.add(key)
+                seen.append(decision)
+        decision = None
+        if planned and data.draw(st.integers(0, 3), label="follow the plan") < 3:
+            decision = plan(state)  # type: ignore[misc]
+            if decision not in legal:
+                decision = None
+        if decision is None:
+            # An index, not sampled_from(legal): the same uniform choice, shrinking towards
+            # the first decision, without hashing the whole list at every step of a long game.
+            decision = legal[data.draw(st.integers(0, len(legal) - 1), label="decision")]
+        state = match.send(state, decision)
 
 
 #: The most configurations one run draws its games from.

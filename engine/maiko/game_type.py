@@ -168,6 +168,39 @@ class MaikoGame(Game):
         text is extended instead of written again (:func:`.view.view_text`)."""
         return view.view_text(v)
 
+    def diff_play(self, data: Any, engine: Any, configs: Any) -> None:
+        """One game of ``hanamikoji diff``: the core's (:func:`~hanamikoji.engine.core.diff.play`)
+        with :meth:`diff_plan`, so that half the games fill boards and end within a few hundred
+        decisions (uniform play takes 500 to 1,000 and rarely fills a board): the last turns of
+        a full board, rows and columns, and the scoring of many ends are compared often."""
+        from hanamikoji.engine.core.diff import play
+
+        play(data, engine, self, configs, plan=self.diff_plan)
+
+    def diff_plan(self, state: State) -> Any:
+        """What a player who knows the layout does to make pairs (MK-FLIP-3): the first flip of
+        a face-down tile whose item has another tile face down, then the second flip of that
+        other tile; None when there is no such flip (or no flip to make)."""
+        from .actions import Flip
+        from .components import FRIEND, NUM_ITEMS
+
+        if state.phase is game.Phase.FIRST:
+            seen: dict[int, int] = {}
+            for space, status in enumerate(state.spaces):
+                code = state.layout[space]
+                if status == game.DOWN and code != FRIEND:
+                    if code % NUM_ITEMS in seen:
+                        return Flip(seen[code % NUM_ITEMS])
+                    seen[code % NUM_ITEMS] = space
+        elif state.phase is game.Phase.SECOND and state.pending is not None \
+                and state.layout[state.pending] != FRIEND:
+            item = state.layout[state.pending] % NUM_ITEMS
+            for space, status in enumerate(state.spaces):
+                code = state.layout[space]
+                if status == game.DOWN and code != FRIEND and code % NUM_ITEMS == item:
+                    return Flip(space)
+        return None
+
     # --- vectors
 
     def vector_files(self) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from .game import (
     Phase,
     Result,
     State,
+    Step,
     apply,
     current_player,
     new_game,
@@ -106,15 +107,115 @@ def observe(state: State, player: int) -> View:
     layout = state.layout
     board = tuple(HIDDEN if v == DOWN else GONE if v == EMPTY else layout[s]
                   for s, v in enumerate(state.spaces))
-    log = tuple(
-        Seen(step.turn, step.player, step.decision,
-             layout[step.decision.space] if _shown(step.decision)  # type: ignore[union-attr]
-             or (isinstance(step.decision, OneSan) and step.player == player) else None)
-        for step in state.steps)
     return View(player, state.config, state.first_player, current_player(state), state.phase,
                 state.turn, board, state.boards, state.hands, state.pool, state.cards,
                 state.discarded, state.config.box, state.pending, state.visited, state.looks,
-                state.sweep_row, state.sweep_index, state.triggered_by, state.result, log)
+                state.sweep_row, state.sweep_index, state.triggered_by, state.result,
+                _log(state, player))
+
+
+def _seen(layout: tuple[int, ...], steps: tuple[Step, ...], player: int) -> tuple[Seen, ...]:
+    """``steps`` as ``player`` saw them: the tile of every flip and Danna reveal, and of their
+    own One-san looks."""
+    return tuple(
+        Seen(step.turn, step.player, step.decision,
+             layout[step.decision.space] if _shown(step.decision)  # type: ignore[union-attr]
+             or (isinstance(step.decision, OneSan) and step.player == player) else None)
+        for step in steps)
+
+
+# A view has perfect recall, so its log grows by a step at each decision; ``diff`` asks every
+# player's view after every decision. The last log built for each (layout, player) is kept and
+# extended by the steps that follow it, instead of being rebuilt from the first step. A log is
+# a function of the layout, the steps and the player alone, and a hit needs the very layout
+# object and the same steps, so the cache never changes what a view holds.
+_LOGS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[Step, ...], tuple[Seen, ...]]] = {}
+_LOGS_KEPT = 32
+
+
+def _log(state: State, player: int) -> tuple[Seen, ...]:
+    layout, steps = state.layout, state.steps
+    key = (id(layout), player)
+    hit = _LOGS.get(key)
+    if hit is not None and hit[0] is layout:
+        _, known, log = hit
+        n = len(known)
+        if steps is known:
+            return log
+        if len(steps) > n and steps[:n] == known:
+            log = log + _seen(layout, steps[n:], player)
+            _LOGS[key] = (layout, steps, log)
+            return log
+    log = _seen(layout, steps, player)
+    if len(_LOGS) >= _LOGS_KEPT:
+        _LOGS.clear()
+    _LOGS[key] = (layout, steps, log)
+    return log
+
+
+# --- a view as canonical JSON text, for diff --------------------------------------------------
+
+# The entries of a view's log as canonical JSON text: the last log written for each player,
+# extended by the entries that follow it (entries are compared by value, so a view built
+# otherwise, a broken engine's say, gets the same text as a fresh one would).
+_LOG_TEXTS: dict[int, tuple[tuple[Seen, ...], str]] = {}
+
+
+def view_text(view: View) -> str:
+    """``view`` as the canonical JSON text of the oracle (``protocol.dumps`` of
+    ``record.view_to_json(view)``: sorted keys, no spaces), byte for byte: the text of the view
+    without its log and maiko boards, with the text of each put in its place (the log's is
+    extended step by step, a board's is kept while the board stays as it is)."""
+    from hanamikoji.engine.core.protocol import dumps
+
+    from .record import view_to_json
+
+    text = dumps(view_to_json(attrs.evolve(view, log=(), boards=())))
+    # The keys of a view are sorted and unique and no string in it holds a quote, so each
+    # empty list below appears once, in its key's place.
+    for key, value in (("log", _log_text(view.player, view.log)),
+                       ("maiko_boards", "[" + ",".join(map(_board_text, view.boards)) + "]")):
+        marker = f',"{key}":[],'
+        at = text.index(marker)
+        text = f'{text[:at]},"{key}":{value},{text[at + len(marker):]}'
+    return text
+
+
+_BOARD_TEXTS: dict[tuple[int, ...], str] = {}
+
+
+def _board_text(board: tuple[int, ...]) -> str:
+    text = _BOARD_TEXTS.get(board)
+    if text is None:
+        from hanamikoji.engine.core.protocol import dumps
+
+        from .record import _board_json
+
+        if len(_BOARD_TEXTS) >= 4096:
+            _BOARD_TEXTS.clear()
+        text = _BOARD_TEXTS[board] = dumps(_board_json(board))
+    return text
+
+
+def _log_text(player: int, log: tuple[Seen, ...]) -> str:
+    from hanamikoji.engine.core.protocol import dumps
+
+    from .record import _seen_to_json
+
+    hit = _LOG_TEXTS.get(player)
+    if hit is not None:
+        known, text = hit
+        n = len(known)
+        if log is known:
+            return text
+        if len(log) > n and log[:n] == known:
+            more = ",".join(dumps(_seen_to_json(seen)) for seen in log[n:])
+            text = f"{text[:-1]},{more}]" if n else f"[{more}]"
+            _LOG_TEXTS[player] = (log, text)
+            return text
+    text = "[" + ",".join(dumps(_seen_to_json(seen)) for seen in log) + "]"
+    _LOG_TEXTS[player] = (log, text)
+    return text
 
 
 def seen_spaces(state: State, player: int) -> frozenset[int]:
