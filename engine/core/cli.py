@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from typing import Callable, NoReturn, Sequence
 
@@ -27,42 +28,125 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """One line per error, naming the option at fault first (``--games must be at least 1, not
+    0``), with the parser's own ``--help`` hint."""
+
     def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
+        # argparse writes "argument --games: <what our type said>"; our types say it whole.
+        found = re.match(r"argument (\S+?)(?:/\S+)?: (takes |must )", message)
+        if found:
+            message = f"{found.group(1)} {message[found.end(1):].split(': ', 1)[1]}"
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def _nonnegative(text: str) -> int:
+class _CommandParser(_Parser):
+    """A sub-command's parser: an argument it does not know is its error, with its own
+    ``--help`` hint (argparse would pass it up to the top parser, which blames itself)."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def]
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        print(f"{parser.prog} {toolkit_version()}")
+        parser.exit(EXIT_OK)
+
+
+def toolkit_version() -> str:
+    """The version of the installed toolkit (its package metadata), ``unknown`` when it is not
+    installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(__name__.split(".")[0])
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+# --- values of options: one wording for every command ------------------------------------
+#
+# A type below raises ArgumentTypeError with a message that starts "takes" or "must", and
+# _Parser.error puts the option's name in front: "--games must be at least 1, not 0",
+# "--seed takes an integer, not 'x'", "--timeout must be from 0.1 to 3600 seconds, not 0",
+# "--records takes a path, not an empty one".
+
+#: Python converts no integer of more digits than this (sys.get_int_max_str_digits).
+MAX_DIGITS = 4300
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for a message, cut when long."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
+def integer(text: str, *, at_least: int | None = None, what: str = "a whole number") -> int:
+    """The integer ``text`` writes, at least ``at_least`` if given."""
+    digits = text.strip().lstrip("+-").replace("_", "")
+    if digits.isdigit() and len(digits) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"takes {what} of at most {MAX_DIGITS:,} digits, not one of {len(digits):,} digits")
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"takes {what}, not {shown(text)}") from None
+    if at_least is not None and value < at_least:
+        raise argparse.ArgumentTypeError(f"must be at least {at_least}, not {value}")
     return value
+
+
+def _nonnegative(text: str) -> int:
+    return integer(text, at_least=0)
 
 
 def _positive(text: str) -> int:
-    value = _nonnegative(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("expected a whole number >= 1, got 0")
-    return value
+    return integer(text, at_least=1)
 
 
 def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+    return integer(text, what="an integer")
 
 
-def _query_seconds(text: str) -> float:
+def seconds(text: str, low: float = 0.1, high: float = 3600) -> float:
+    """A number of seconds from ``low`` to ``high``."""
+    if len(text) > 40:
+        raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} seconds, not "
+                                         f"{shown(text)}")
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0.1 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"must be from 0.1 to 3600 seconds, not {text}")
+        raise argparse.ArgumentTypeError(f"takes a number of seconds, not {shown(text)}") from None
+    if not low <= value <= high:  # NaN too
+        raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} seconds, not {text}")
     return value
+
+
+def _query_seconds(text: str) -> float:
+    return seconds(text)
+
+
+def _any_seconds(text: str) -> float:
+    """A number of seconds, its bounds checked by the command (``diff --timeout``)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a number of seconds, not {shown(text)}") from None
+
+
+def path(text: str) -> str:
+    """A file or folder name: not empty (an empty one would be silently no file)."""
+    if not text:
+        raise argparse.ArgumentTypeError("takes a path, not an empty one")
+    return text
 
 
 def _variant(parser: argparse.ArgumentParser) -> None:
@@ -76,7 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="hanamikoji",
                      description="Reference rules toolkit for the games of its registry "
                                  "(see 'hanamikoji games').")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                     parser_class=_CommandParser)
     commands.required = True
 
     games = commands.add_parser("games", help="list the registered games, their options and "
@@ -89,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     _variant(play)
     play.add_argument("--first-player", type=_nonnegative, default=0, metavar="P",
                       help="who begins (default 0)")
-    play.add_argument("--record", metavar="FILE", help="also write the game's record (JSON)")
+    play.add_argument("--record", type=path, metavar="FILE",
+                      help="also write the game's record (JSON)")
     play.add_argument("--max-turns", type=_positive, default=None, metavar="N",
                       help="stop once the game has lasted N of its units of length")
     play.set_defaults(handler="hanamikoji.engine.core.commands:play")
@@ -98,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
     sim.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     _variant(sim)
-    sim.add_argument("--records", metavar="FILE.jsonl", help="write every game as a JSON line")
+    sim.add_argument("--records", type=path, metavar="FILE.jsonl",
+                     help="write every game as a JSON line")
     sim.add_argument("--workers", type=_positive, default=1,
                      help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -144,7 +232,8 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
 
     verify = commands.add_parser(
         "verify", help="answer every query and sample the property suite: the main job")
-    verify.add_argument("--out", metavar="DIR", help="also write DIR/report.md and DIR/report.json")
+    verify.add_argument("--out", type=path, metavar="DIR",
+                        help="also write DIR/report.md and DIR/report.json")
     verify.add_argument("--json", action="store_true", help="print the report as one JSON object")
     verify.add_argument("--max-examples", type=_positive, default=10,
                         help="Hypothesis examples per sampled property (default 10)")
@@ -158,7 +247,7 @@ def _spec_commands(commands: argparse._SubParsersAction) -> None:
     """spec coverage: rule traceability (spec/coverage.py)."""
     spec = commands.add_parser("spec", help="questions about the games' rules texts (spec/)")
     spec_commands = spec.add_subparsers(dest="spec_command", metavar="SPEC_COMMAND",
-                                        parser_class=_Parser)
+                                        parser_class=_CommandParser)
     spec_commands.required = True
     coverage = spec_commands.add_parser(
         "coverage", help="list every rule ID with the tests and properties that cite it")
@@ -166,7 +255,7 @@ def _spec_commands(commands: argparse._SubParsersAction) -> None:
                           help='print {"rules": [...], "uncovered": [...], "unknown": [...]}')
     coverage.add_argument("--game", default=None, metavar="NAME",
                           help="only this game's spec (default: every registered game's)")
-    coverage.add_argument("--root", metavar="DIR",
+    coverage.add_argument("--root", type=path, metavar="DIR",
                           help="the checkout to read (default: found from the current folder)")
     coverage.set_defaults(handler="hanamikoji.spec.core.coverage:main")
 
@@ -176,7 +265,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     (docs/oracle.md)."""
     validate = commands.add_parser(
         "validate", help="judge game records: valid, illegal (which rule) or malformed (where)")
-    validate.add_argument("paths", nargs="+", metavar="PATH",
+    validate.add_argument("paths", nargs="+", type=path, metavar="PATH",
                           help="a JSON record, a JSON Lines file of records, or - for stdin")
     validate.add_argument("--game", default=None, metavar="NAME",
                           help="judge every record as this game's (default: the game of each "
@@ -185,12 +274,32 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                           help="print one JSON verdict per record, in input order")
     validate.set_defaults(handler="hanamikoji.engine.core.validate:run")
 
+    show = commands.add_parser(
+        "show", help="print game records for a person, turn by turn, as 'play' prints a game")
+    show.add_argument("paths", nargs="+", type=path, metavar="FILE",
+                      help="records as 'validate' reads them (- for stdin)")
+    show.add_argument("--player", type=_nonnegative, default=None, metavar="P",
+                      help="show each game as player P saw it: only their view")
+    show.add_argument("--game", default=None, metavar="NAME",
+                      help="read every record as this game's (default: by its format)")
+    show.set_defaults(handler="hanamikoji.engine.core.show:show")
+
+    stats = commands.add_parser(
+        "stats", help="summarise game records: results, winners by seat, starters, lengths")
+    stats.add_argument("paths", nargs="+", type=path, metavar="FILE",
+                       help="records as 'validate' reads them (- for stdin)")
+    stats.add_argument("--game", default=None, metavar="NAME",
+                       help="read every record as this game's (default: by its format)")
+    stats.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    stats.set_defaults(handler="hanamikoji.engine.core.show:stats")
+
     schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
     schema.add_argument("--game", default=None, metavar="NAME", help="the game (default: the registry's default; see 'hanamikoji games')")
     schema.set_defaults(handler="hanamikoji.engine.core.validate:print_schema")
 
     vectors = commands.add_parser("vectors", help="write a game's conformance vectors (JSON files)")
-    vectors.add_argument("--out", required=True, metavar="DIR", help="directory to write into")
+    vectors.add_argument("--out", type=path, required=True, metavar="DIR",
+                         help="directory to write into")
     vectors.add_argument("--game", default=None, metavar="NAME",
                          help="the game (default: the registry's default; see 'hanamikoji games')")
     vectors.set_defaults(handler="hanamikoji.engine.core.vectors:run")
@@ -201,9 +310,9 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     start.add_argument("--seed", type=_seed,
                        help="the first chance outcome of game 0 of this seed (as 'play --seed' "
                             "draws it)")
-    start.add_argument("--deal", metavar="FILE",
+    start.add_argument("--deal", type=path, metavar="FILE",
                        help="the game's own start file, for a game that has one (docs/oracle.md)")
-    start.add_argument("--history", metavar="FILE",
+    start.add_argument("--history", type=path, metavar="FILE",
                        help='a position {"game", "options", "first_player", "history"}')
     perft.add_argument("--first-player", type=_nonnegative, metavar="P",
                        help="who begins (with --seed; default 0)")
@@ -228,7 +337,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     for action in diff._actions:
         if action.dest == "players":
             action.help = "number of players of every game (default: drawn per game)"
-    diff.add_argument("--timeout", type=float, default=10.0,
+    diff.add_argument("--timeout", type=_any_seconds, default=10.0,
                       help="seconds to wait for each answer (default 10)")
     diff.add_argument("--shrink", type=_nonnegative, default=200, metavar="GAMES",
                       help="games to spend shortening a divergence (default 200; 0: report "

@@ -15,7 +15,9 @@ from typing import IO, Any, Iterator
 
 from .cli import EXIT_OK, UsageError
 from .options import game_and_config
-from .simulate import Tally, chunks, play_chunk, play_game
+from .simulate import CHUNK, Tally, chunks, ignore_interrupts, play_chunk, play_game
+
+EXIT_INTERRUPTED = 130
 
 
 def cannot_read(path: str, error: OSError) -> str:
@@ -71,15 +73,24 @@ def play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _progress(total: int):
-    """A rich progress bar on an interactive stderr, else nothing."""
+def _progress(total: int, what: str = "games"):
+    """A rich progress bar on an interactive stderr (done of total, rate, elapsed time and the
+    time left), else nothing."""
     if not sys.stderr.isatty():
         return None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):  # type: ignore[no-untyped-def]
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:,.0f} {what}/s" if speed else f"- {what}/s")
 
     return Progress("[progress.description]{task.description}", BarColumn(),
-                    MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
-                    console=__import__("rich.console").console.Console(stderr=True))
+                    MofNCompleteColumn(), Rate(), TimeElapsedColumn(), "left",
+                    TimeRemainingColumn(), transient=True, console=Console(stderr=True))
 
 
 def summary(tally: Tally, seconds: float) -> dict:
@@ -96,46 +107,89 @@ def summary(tally: Tally, seconds: float) -> dict:
     return report
 
 
+#: Chunks handed to the worker processes ahead of the one being read, per worker: enough to
+#: keep them busy, few enough that memory does not grow with --games.
+AHEAD = 2
+
+
+def _pooled(pool: Any, jobs: Iterator[tuple[Any, ...]], window: int) -> Iterator[Any]:
+    """``play_chunk(*job)`` for each job, in order, with at most ``window`` in flight (an
+    Executor's ``map`` would submit every job at once)."""
+    from collections import deque
+
+    pending: deque = deque()
+    try:
+        for job in jobs:
+            pending.append(pool.submit(play_chunk, *job))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for future in pending:
+            future.cancel()
+
+
 def simulate(args: argparse.Namespace) -> int:
+    """``simulate``: the games are played a chunk at a time (also on workers, a few chunks
+    ahead), so memory does not grow with ``--games``; Ctrl-C stops the run and reports the
+    games finished so far (exit 130)."""
     game, config = game_and_config(args)
     options = game.options_of(config)
     max_turns = getattr(args, "max_turns", None)
     tally = Tally()
-    pieces = chunks(args.games)
-    workers = min(args.workers, len(pieces))
+    workers = min(args.workers, -(-args.games // CHUNK))
     pool = None
     if workers > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        pool = ProcessPoolExecutor(workers)  # before the progress bar starts its thread
+        # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
+        pool = ProcessPoolExecutor(workers, initializer=ignore_interrupts)
     progress = _progress(args.games)
     start = time.perf_counter()
-    with (atomic_output(args.records) if args.records else _nothing()) as out, \
-            (pool if pool is not None else _nothing()):
-        task = None
-        if progress is not None:
-            progress.start()
-            task = progress.add_task("simulating", total=args.games)
-        try:
-            jobs = [(game.name, options, args.seed, first, count, 0, out is not None, max_turns)
-                    for first, count in pieces]
-            # Game i always uses its own seed (simulate.game_rng), and pieces come back in
-            # order, so any number of workers gives the same games, tally and records.
-            results = (pool.map(play_chunk, *zip(*jobs)) if pool is not None
-                       else (play_chunk(*job) for job in jobs))
-            done = 0
-            for (first, count), (part, lines) in zip(pieces, results):
-                tally.merge(part)
-                if out is not None:
-                    out.writelines(line + "\n" for line in lines)
-                done += count
-                if task is not None:
-                    progress.update(task, completed=done)
-        finally:
+    interrupted = False
+    try:
+        with (atomic_output(args.records) if args.records else _nothing()) as out:
+            task = None
             if progress is not None:
-                progress.stop()
+                progress.start()
+                task = progress.add_task("simulating", total=args.games)
+            try:
+                if pool is None:
+                    for index in range(args.games):
+                        state = play_game(game, config, args.seed, index, 0, max_turns)
+                        tally.add(game, state)
+                        if out is not None and game.is_terminal(state):
+                            out.write(json.dumps(game.to_record(state), separators=(",", ":"))
+                                      + "\n")
+                        if task is not None:
+                            progress.update(task, completed=tally.games)
+                else:
+                    jobs = ((game.name, options, args.seed, first, count, 0, out is not None,
+                             max_turns) for first, count in chunks(args.games))
+                    # Game i always uses its own seed (simulate.game_rng), and pieces come back
+                    # in order, so any number of workers gives the same games, tally, records.
+                    for part, lines in _pooled(pool, jobs, AHEAD * workers):
+                        tally.merge(part)
+                        if out is not None:
+                            out.writelines(line + "\n" for line in lines)
+                        if task is not None:
+                            progress.update(task, completed=tally.games)
+            finally:
+                if progress is not None:
+                    progress.stop()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=not interrupted, cancel_futures=True)
     seconds = time.perf_counter() - start
     report = summary(tally, seconds)
+    if interrupted:
+        report["interrupted"] = True
+        print(f"hanamikoji simulate: interrupted after {tally.games:,} of {args.games:,} games "
+              "(the summary is of those" + ("; no records written)" if args.records else ")"),
+              file=sys.stderr)
     if args.json:
         print(json.dumps(report))
     else:
@@ -148,9 +202,9 @@ def simulate(args: argparse.Namespace) -> int:
         if tally.unfinished:
             print(f"unfinished:        {tally.unfinished} (stopped at --max-turns {max_turns}; "
                   "not counted as results, no records written)")
-        if args.records:
+        if args.records and not interrupted:
             print(f"records written to {args.records}")
-    return EXIT_OK
+    return EXIT_INTERRUPTED if interrupted else EXIT_OK
 
 
 def _lengths(tally: Tally) -> str:

@@ -53,10 +53,12 @@ def option_values(game: Game, args: argparse.Namespace) -> dict[str, Any]:
         if "players" in known:
             given.append(("players", players, "--players"))
         else:
+            from .cli import integer
+
             try:
-                count = int(players)
-            except ValueError:
-                raise GameArgumentError(f"--players takes a whole number, not {players!r}") from None
+                count = integer(players)
+            except argparse.ArgumentTypeError as error:
+                raise GameArgumentError(f"--players {error}") from None
             if not game.min_players <= count <= game.max_players:
                 seats = (str(game.min_players) if game.min_players == game.max_players
                          else f"{game.min_players} to {game.max_players}")

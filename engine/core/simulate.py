@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import attrs
 
@@ -104,6 +104,16 @@ def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int
     return tally, lines
 
 
-def chunks(total: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """``(start, count)`` pieces covering ``range(total)`` in order."""
-    return [(start, min(size, total - start)) for start in range(0, total, size)]
+def chunks(total: int, size: int = CHUNK, start: int = 0) -> Iterator[tuple[int, int]]:
+    """``(start, count)`` pieces covering ``range(start, total)`` in order, made one at a time
+    (``total`` may be larger than any list)."""
+    for first in range(start, total, size):
+        yield first, min(size, total - first)
+
+
+def ignore_interrupts() -> None:
+    """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
+    main process answers it (it stops the pool and reports what finished)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import enum
 import json
+import re
 import sys
 from typing import IO, Any, Iterable, Iterator
 
@@ -210,21 +211,28 @@ def _where(game: Game, values: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 def judge(document: Any, game: Game | None = None) -> Judgement:
     """The verdict on one decoded JSON document (by ``game``, or by the game of its format)."""
+    return replay(document, game)[0]
+
+
+def replay(document: Any, game: Game | None = None) -> tuple[Judgement, Game | None, Any]:
+    """The verdict on one decoded JSON document, with the game that judged it and, for a valid
+    record, its final state (None otherwise)."""
     game = game_of(document, game)
     if game is None:
-        return _unknown_format(document)
+        return _unknown_format(document), None, None
     nowhere = _where(game, {})
     try:
         final = game.read_record(document)
     except MalformedRecordError as error:
-        return Judgement(Status.MALFORMED, str(error), where=nowhere, path=error.path)
+        return Judgement(Status.MALFORMED, str(error), where=nowhere, path=error.path), game, None
     except IllegalRecordError as error:
         return Judgement(Status.ILLEGAL, error.message, rule=error.rule,
-                         where=_where(game, error.where))
+                         where=_where(game, error.where)), game, None
     except RecursionError:
-        return Judgement(Status.MALFORMED, "arrays or objects nested too deeply", where=nowhere)
-    return Judgement(Status.VALID, game.describe_end(final), where=nowhere,
-                     result=game.record_result_json(final))
+        return (Judgement(Status.MALFORMED, "arrays or objects nested too deeply", where=nowhere),
+                game, None)
+    return (Judgement(Status.VALID, game.describe_end(final), where=nowhere,
+                      result=game.record_result_json(final)), game, final)
 
 
 def judge_bytes(raw: bytes | str, game: Game | None = None) -> Judgement:
@@ -264,80 +272,183 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
 
 @attrs.frozen
 class _Unit:
-    """The text of one record, and its decoded value when already decoded."""
+    """One record of a file: where it starts, and its decoded value, or why it is none
+    (:data:`_TOO_LONG`, or the message of a :class:`NotJSONError`)."""
 
     line: int
-    raw: Any  # bytes, or _TOO_LONG
+    raw: Any  # _TOO_LONG, a NotJSONError, or None when ``document`` holds the value
     document: Any = _UNDECODED
 
 
-def _units(stream: IO[bytes]) -> Iterator[_Unit]:
-    """The records of a file: one JSON document, or JSON Lines (blank lines skipped).
+_SPACE = re.compile(r"[ \t\n\r\ufeff]*")
+_ARRAY_HINT = ("the file holds a JSON array; write one record per line (JSON Lines) or records "
+               "one after another")
 
-    The first non-blank line decides: if it is a JSON value by itself the file is JSON Lines;
-    if not, the file is read as one document (up to :data:`DOCUMENT_LIMIT`), and if that is not
-    JSON either, as JSON Lines after all, so a broken first line costs only itself.
+
+class _Buffer:
+    """The text of whole lines not yet read as values; ``first`` is the number of its first
+    line (the text always starts at a line's start and ends at one's end)."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.first = 1
+        self.pos = 0
+
+    def line_of(self, pos: int) -> tuple[int, int]:
+        """(line, column), both from 1, of ``pos`` in the file."""
+        line = self.first + self.text.count("\n", 0, pos)
+        return line, pos - (self.text.rfind("\n", 0, pos) + 1) + 1
+
+    def drop_read(self) -> None:
+        """Forget the text before the line of ``pos`` once it is long (memory stays that of a
+        few lines, and a buffer of many values is not copied once per value)."""
+        if self.pos < 1 << 16:
+            return
+        cut = self.text.rfind("\n", 0, self.pos) + 1
+        if cut:
+            self.first += self.text.count("\n", 0, cut)
+            self.text = self.text[cut:]
+            self.pos -= cut
+
+    def clear(self, next_line: int) -> None:
+        self.text, self.first, self.pos = "", next_line, 0
+
+
+def _not_utf8(raw: bytes, error: UnicodeDecodeError, line: int) -> str:
+    column = len(raw[:error.start].decode("utf-8")) + 1
+    return (f"not UTF-8 text: byte 0x{raw[error.start]:02x} at line {line}, column {column} "
+            "cannot be decoded")
+
+
+def _units(stream: IO[bytes]) -> Iterator[_Unit]:
+    """The records of a file: a stream of JSON values, whatever their layout (JSON Lines, one
+    pretty-printed record, records one after another); blank lines are skipped.
+
+    Lines are read one at a time, and a value is decoded as soon as the lines read hold it
+    (:meth:`json.JSONDecoder.raw_decode`), so a file of JSON Lines is read a line per record.
+    A value that needs more lines gets at least as many again before the next try (a long
+    record costs a few tries, not one per line), up to :data:`DOCUMENT_LIMIT`. A value that
+    is not JSON is one malformed record, with the line and column in the file; reading goes on
+    at the next line after its start that begins with ``{`` or ``[`` (the next record of JSON
+    Lines, or of pretty-printed records). A line that cannot be text (not UTF-8, or longer than
+    :data:`LINE_LIMIT`) ends the value before it and is a malformed record of its own.
     """
     lines = _lines(stream)
-    for number, first in lines:
-        if first is _TOO_LONG or first.strip():
-            break
-    else:
-        return
-    if first is not _TOO_LONG:
+    buffer = _Buffer()
+    eof = False
+    barrier: tuple[int, Any] | None = None  # a line that cannot be text, held until its turn
+    resync = False  # after a value that is not JSON: skip lines until one starts a record
+    wanted = 0  # characters the buffer should hold from the value's start before trying again
+
+    def fill() -> bool:
+        """Append the next line of text to the buffer; False at the end or at a line that
+        cannot be text (held in ``barrier``)."""
+        nonlocal eof, barrier, resync
+        if eof or barrier is not None:
+            return False
+        for number, raw in lines:
+            if raw is _TOO_LONG:
+                barrier = (number, _TOO_LONG)
+                return False
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                barrier = (number, NotJSONError(_not_utf8(raw, error, number)))
+                return False
+            if resync:
+                if not text.lstrip("\ufeff").startswith(("{", "[")):
+                    continue
+                resync = False
+            if not buffer.text:
+                buffer.first = number
+            buffer.text += text
+            return True
+        eof = True
+        return False
+
+    while True:
+        buffer.pos = _SPACE.match(buffer.text, buffer.pos).end()
+        if buffer.pos >= len(buffer.text):  # nothing but blanks left: read on
+            buffer.clear(buffer.first + buffer.text.count("\n"))
+            if fill():
+                continue
+            if barrier is None:
+                return
+            yield _Unit(*barrier)
+            buffer.clear(barrier[0] + 1)
+            barrier, wanted = None, 0
+            continue
+        start = buffer.pos
+        if len(buffer.text) - start < wanted and fill():
+            continue
+        line, _ = buffer.line_of(start)
         try:
-            document = decode(first)
-        except NotJSONError:
-            pass
+            document, end = _DECODER.raw_decode(buffer.text, start)
+        except json.JSONDecodeError as error:
+            size = len(buffer.text) - start
+            if (_SPACE.match(buffer.text, error.pos).end() >= len(buffer.text)
+                    and size < DOCUMENT_LIMIT and fill()):
+                wanted = 2 * size  # it may go on in the next lines
+                continue
+            at_line, column = buffer.line_of(error.pos)
+            unit = _Unit(line, NotJSONError(f"not JSON: {error.msg.removesuffix(' at')} at line "
+                                            f"{at_line}, column {column}"))
+        except NotJSONError as error:
+            unit = _Unit(line, NotJSONError(f"not JSON: {error}"))
+        except RecursionError:
+            unit = _Unit(line, NotJSONError("not JSON this reader accepts: arrays or objects "
+                                            "nested too deeply"))
+        except ValueError as error:  # e.g. an integer of more digits than Python converts
+            unit = _Unit(line, NotJSONError(f"not JSON this reader accepts: {error}"))
         else:
-            yield _Unit(number, first, document)
-            yield from _rest(lines)
-            return
-    else:
-        yield _Unit(number, _TOO_LONG)
-        yield from _rest(lines)
-        return
-    buffered: list[tuple[int, Any]] = [(number, first)]
-    size = len(first)
-    for item in lines:
-        buffered.append(item)
-        if item[1] is _TOO_LONG:
-            break
-        size += len(item[1])
-        if size > DOCUMENT_LIMIT:
-            break
-    else:
-        try:
-            document = decode(b"".join(text for _, text in buffered))
-        except NotJSONError:
-            pass
-        else:
-            yield _Unit(number, b"", document)
-            return
-    yield from _rest(iter(buffered))
-    yield from _rest(lines)
+            wanted = 0
+            buffer.pos = end
+            buffer.drop_read()
+            yield _Unit(line, None, document)
+            continue
+        # Not JSON: go on at the next line after its start that starts a record.
+        yield unit
+        wanted = 0
+        cut = buffer.text.find("\n", start)
+        rest = "" if cut < 0 else buffer.text[cut + 1:]
+        buffer.clear(line + 1)
+        kept = []
+        for text in rest.splitlines(keepends=True):
+            if kept or text.lstrip("\ufeff").startswith(("{", "[")):
+                kept.append(text)
+            else:
+                buffer.first += 1
+        buffer.text = "".join(kept)
+        resync = not kept
 
 
-def _rest(lines: Iterable[tuple[int, Any]]) -> Iterator[_Unit]:
-    for number, raw in lines:
-        if raw is _TOO_LONG or raw.strip():
-            yield _Unit(number, raw)
-
-
-def _judge_unit(unit: _Unit, game: Game | None) -> Judgement:
+def _judge_unit(unit: _Unit, game: Game | None) -> tuple[Judgement, Game | None, Any]:
     if unit.raw is _TOO_LONG:
         return Judgement(Status.MALFORMED, f"a line longer than {LINE_LIMIT} bytes is not a record",
-                         where=_where(game or get(), {}))
-    if unit.document is not _UNDECODED:
-        return judge(unit.document, game)
-    return judge_bytes(unit.raw, game)
+                         where=_where(game or get(), {})), None, None
+    if isinstance(unit.raw, NotJSONError):
+        return (Judgement(Status.MALFORMED, str(unit.raw), where=_where(game or get(), {})),
+                None, None)
+    if isinstance(unit.document, list):
+        return Judgement(Status.MALFORMED, f"$: {_ARRAY_HINT}", where=_where(game or get(), {}),
+                         path="$"), None, None
+    return replay(unit.document, game)
 
 
 def verdicts(stream: IO[bytes], source: str, start: int = 0,
              game: Game | None = None) -> Iterator[Verdict]:
     """The verdict on every record of ``stream``, numbered from ``start``, in order."""
+    for verdict, _, _ in replayed(stream, source, start, game):
+        yield verdict
+
+
+def replayed(stream: IO[bytes], source: str, start: int = 0,
+             game: Game | None = None) -> Iterator[tuple[Verdict, Game | None, Any]]:
+    """Each record of ``stream`` as (its verdict, the game that judged it, its final state when
+    valid, else None), numbered from ``start``, in order."""
     for offset, unit in enumerate(_units(stream)):
-        yield Verdict(start + offset, source, unit.line, _judge_unit(unit, game))
+        judgement, judged_by, final = _judge_unit(unit, game)
+        yield Verdict(start + offset, source, unit.line, judgement), judged_by, final
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -386,42 +497,52 @@ class Tally:
         return f"{self.records} records: {parts}"
 
 
+def records(paths: Iterable[str], tally: "Tally", command: str,
+            forced: Game | None = None) -> Iterator[tuple[Verdict, Game | None, Any]]:
+    """Every record of the files ``paths`` (``-``: standard input), in order, as
+    :func:`replayed` gives them, counted in ``tally``; a file that cannot be read, or holds no
+    record, is one line on stderr (``hanamikoji COMMAND: error: ...``) and counted as
+    unreadable. ``validate``, ``show`` and ``stats`` read their files with it."""
+    for path in paths:
+        source = "<stdin>" if path == "-" else path
+        try:
+            stream = _open(path)
+        except _Unreadable as error:
+            tally.unreadable += 1
+            print(f"hanamikoji {command}: error: {error}", file=sys.stderr)
+            continue
+        before = tally.records
+        try:
+            for verdict, game, final in replayed(stream, source, tally.records, forced):
+                tally.add(verdict)
+                yield verdict, game, final
+        except BrokenPipeError:
+            raise  # the reader of our output went away (| head): hanamikoji.engine.core.cli handles it
+        except OSError as error:
+            tally.unreadable += 1
+            print(f"hanamikoji {command}: error: cannot read {source}: "
+                  f"{error.strerror or error}", file=sys.stderr)
+        else:
+            if tally.records == before:
+                tally.unreadable += 1
+                print(f"hanamikoji {command}: error: {source} holds no record (it is empty)",
+                      file=sys.stderr)
+        finally:
+            if stream is not sys.stdin.buffer:
+                stream.close()
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``validate`` sub-command: exit 0 if every record is valid, 1 if some are illegal and
     none malformed, 2 if any is malformed, a file cannot be read, or there are no records."""
     tally = Tally()
     out = sys.stdout
     forced = None if getattr(args, "game", None) is None else get(args.game)
-    for path in args.paths:
-        source = "<stdin>" if path == "-" else path
-        try:
-            stream = _open(path)
-        except _Unreadable as error:
-            tally.unreadable += 1
-            print(f"hanamikoji validate: error: {error}", file=sys.stderr)
-            continue
-        before = tally.records
-        try:
-            for verdict in verdicts(stream, source, tally.records, forced):
-                tally.add(verdict)
-                if args.json:
-                    out.write(json.dumps(verdict.to_json()) + "\n")
-                elif verdict.judgement.status is not Status.VALID:
-                    out.write(verdict.to_text() + "\n")
-        except BrokenPipeError:
-            raise  # the reader of our output went away (| head): hanamikoji.engine.core.cli handles it
-        except OSError as error:
-            tally.unreadable += 1
-            print(f"hanamikoji validate: error: cannot read {source}: "
-                  f"{error.strerror or error}", file=sys.stderr)
-        else:
-            if tally.records == before:
-                tally.unreadable += 1
-                print(f"hanamikoji validate: error: {source} holds no record (it is empty)",
-                      file=sys.stderr)
-        finally:
-            if stream is not sys.stdin.buffer:
-                stream.close()
+    for verdict, _, _ in records(args.paths, tally, "validate", forced):
+        if args.json:
+            out.write(json.dumps(verdict.to_json()) + "\n")
+        elif verdict.judgement.status is not Status.VALID:
+            out.write(verdict.to_text() + "\n")
     if not args.json:
         print(tally.summary())
     return tally.exit_code()

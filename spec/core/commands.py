@@ -81,7 +81,8 @@ def verify(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot create {args.out}: {error.strerror}") from None
     games = None if getattr(args, "game", None) is None else [get(args.game).name]
     with no_hypothesis_litter():
-        report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games)
+        report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games,
+                            progress=_progress_lines() if sys.stderr.isatty() else None)
     document = report.to_json()
     if args.out is not None:
         written = write_witnesses(report, args.out)
@@ -102,6 +103,28 @@ def verify(args: argparse.Namespace) -> int:
         if args.out is not None:
             print(f"report written to {os.path.join(args.out, 'report.md')} and report.json")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _progress_lines() -> Any:
+    """``verify``'s progress on a terminal: a line on stderr as each query and each sampled
+    property finishes (the queries take from a fraction of a second to a minute each)."""
+    import time
+
+    start = time.perf_counter()
+
+    def show(game: str, kind: str, item: Any) -> None:
+        elapsed = time.perf_counter() - start
+        if kind == "query":
+            verdict = "answered" if item.answered else item.status.upper()
+            line = f"query {item.name}: {verdict} in {item.seconds:.2f} s"
+        elif kind == "property":
+            verdict = "pass" if item.passed else "FAIL"
+            line = f"property {item.name}: {verdict} in {item.seconds:.2f} s"
+        else:
+            line = f"property sample: not run: {item}"
+        print(f"[{elapsed:6.1f} s] {game}: {line}", file=sys.stderr, flush=True)
+
+    return show
 
 
 def _where(args: argparse.Namespace, game: Any) -> int:

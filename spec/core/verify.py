@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -201,17 +201,31 @@ def sample_properties(game: str, max_examples: int,
 
 def run_verify(*, max_examples: int = DEFAULT_EXAMPLES, seed: int = DEFAULT_SEED,
                games: Sequence[str] | None = None, names: Sequence[str] | None = None,
-               budget_seconds: float | None = None) -> Report:
+               budget_seconds: float | None = None,
+               progress: Callable[[str, str, Any], None] | None = None) -> Report:
     """Answer each game's catalogue (or only the queries ``names``) and sample its property
-    suite; ``games`` narrows the games (default: every available one)."""
+    suite; ``games`` narrows the games (default: every available one). ``progress``, if
+    given, is called as each part finishes: ``(game, "query", answer)`` after each query,
+    ``(game, "property", run)`` for each sampled property (once the sample has run), and
+    ``(game, "sample", error)`` when the sample could not run."""
     start = time.perf_counter()
     sections = []
     for name in (list(available()) if games is None else list(games)):
         game = get(name)
         queries = [q for q in catalogue(name) if names is None or q.name in names]
         budget = query_budget(name) if budget_seconds is None else budget_seconds
-        answers = tuple(q.run(budget) for q in queries)
+        answers = []
+        for q in queries:
+            answers.append(q.run(budget))
+            if progress is not None:
+                progress(name, "query", answers[-1])
+        answers = tuple(answers)
         properties, error = sample_properties(name, max_examples, seed)
+        if progress is not None:
+            for run in properties:
+                progress(name, "property", run)
+            if error is not None:
+                progress(name, "sample", error)
         sections.append(Section(name, game.title, answers, properties, error))
     return Report(tuple(sections), max_examples, seed, time.perf_counter() - start,
                   provenance())

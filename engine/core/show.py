@@ -1,0 +1,205 @@
+"""``hanamikoji show`` and ``hanamikoji stats``: game records for a person, for any game.
+
+``show FILE...`` prints each record turn by turn as ``play`` prints a game (the game's own
+:meth:`Game.render`); ``show --player P`` prints the game as player P saw it: their view
+(:meth:`Game.observe`) at the start and, after each decision, what changed in it, so nothing the
+rules hide from P is shown. ``stats FILE...`` summarises the records, in the spirit of
+pgn-extract: the results by reason, the winners by seat, who started and how often the starter
+won, and the lengths of the games in each game's own unit (:attr:`Game.length_unit`).
+
+Both read files as ``validate`` does (:func:`.validate.records`: JSON Lines, pretty-printed
+records, records one after another, ``-`` for standard input); a record that is not valid gets
+the line ``validate`` prints for it, on stderr, and the exit code is ``validate``'s (1 if some
+are illegal, 2 if any is malformed or a file cannot be read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from typing import Any, Iterator
+
+from .cli import UsageError
+from .game import CHANCE, Game
+from .registry import get
+from .simulate import winners_key
+from .validate import Status, Tally, records
+
+
+def _forced(args: argparse.Namespace) -> Game | None:
+    return None if getattr(args, "game", None) is None else get(args.game)
+
+
+def _valid(args: argparse.Namespace, tally: Tally,
+           command: str) -> Iterator[tuple[Any, Game, Any]]:
+    """(verdict, game, final state) of each valid record; the others are reported on stderr
+    as ``validate`` reports them."""
+    for verdict, game, final in records(args.paths, tally, command, _forced(args)):
+        if verdict.judgement.status is Status.VALID and game is not None:
+            yield verdict, game, final
+        else:
+            print(verdict.to_text(), file=sys.stderr)
+
+
+def _exit_code(tally: Tally) -> int:
+    return tally.exit_code()
+
+
+# --- show ------------------------------------------------------------------------------------
+
+
+def show(args: argparse.Namespace) -> int:
+    """The ``show`` sub-command."""
+    tally = Tally()
+    shown = 0
+    for verdict, game, final in _valid(args, tally, "show"):
+        if shown:
+            print()
+        shown += 1
+        if args.player is None:
+            print(f"{verdict.source}:{verdict.line}: record {verdict.index}")
+            lines = game.render(final)
+        else:
+            players = len(game.players(final))
+            if args.player >= players:
+                raise UsageError(f"--player {args.player}: record {verdict.index} is a game of "
+                                 f"{players} players, numbered 0 to {players - 1}")
+            print(f"{verdict.source}:{verdict.line}: record {verdict.index}, as player "
+                  f"{args.player} saw it")
+            lines = seen_by(game, final, args.player)
+        for line in lines:
+            print(line)
+    return _exit_code(tally)
+
+
+def seen_by(game: Game, final: Any, player: int) -> Iterator[str]:
+    """The game ``final`` ends, as ``player`` saw it: their view at the start, then after each
+    decision who made it (a player, or chance) and what changed in the view; then the end.
+    Only :meth:`Game.observe` is shown, so nothing hidden from ``player`` appears."""
+    title = ", ".join(f"{k} {v}" for k, v in game.options_of(game.config_of(final)).items())
+    yield f"{game.title} ({title}); player {game.first_player(final)} starts"
+    before: Any = None
+    step, actor = 0, ""
+    for state in game.states(final):
+        view = game.view_to_json(game.observe(state, player))
+        if before is None:
+            yield "start:"
+            yield from _changes(None, view)
+        else:
+            changes = list(_changes(before, view))
+            if changes:
+                yield f"step {step}: {actor}"
+                yield from changes
+            step += 1
+        before = view
+        mover = game.current_player(state)
+        actor = "chance" if mover == CHANCE else (
+            "you" if mover == player else f"player {mover}")
+    yield f"end: {game.describe_end(final)}"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+
+
+def _changes(before: Any, after: Any) -> Iterator[str]:
+    """What changed from view ``before`` to view ``after`` (JSON), a line per key: a list that
+    grew by its end shows only what was added (``+``), anything else (a list that was empty
+    too) its new value."""
+    if not isinstance(after, dict) or not isinstance(before, (dict, type(None))):
+        if after != before:
+            yield f"  {_compact(after)}"
+        return
+    for key, value in after.items():
+        if before is not None and key in before and before[key] == value:
+            continue
+        old = None if before is None else before.get(key)
+        if (isinstance(old, list) and isinstance(value, list) and old
+                and len(value) > len(old) and value[:len(old)] == old):
+            for item in value[len(old):]:
+                yield f"  {key} + {_compact(item)}"
+        else:
+            yield f"  {key}: {_compact(value)}"
+
+
+# --- stats -----------------------------------------------------------------------------------
+
+
+class _Stats:
+    """The counts of one game under one set of options."""
+
+    def __init__(self, game: Game, options: dict[str, Any]) -> None:
+        self.game, self.options = game, options
+        self.games = 0
+        self.reasons: Counter = Counter()
+        self.winners: Counter = Counter()
+        self.starters: Counter = Counter()
+        self.starter_won = 0
+        self.lengths: Counter = Counter()
+        self.unit = game.length_unit
+
+    def add(self, final: Any) -> None:
+        game = self.game
+        outcome = game.outcome(final)
+        self.games += 1
+        self.unit, length = game.length(final)
+        self.lengths[length] += 1
+        first = game.first_player(final)
+        self.starters[str(first)] += 1
+        if outcome is not None:
+            self.reasons[outcome.reason] += 1
+            self.winners[winners_key(outcome.winners, len(game.players(final)))] += 1
+            self.starter_won += first in outcome.winners
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game.name, "options": self.options, "games": self.games,
+                "reasons": dict(sorted(self.reasons.items())),
+                "winners": dict(sorted(self.winners.items())),
+                "first_player": dict(sorted(self.starters.items())),
+                "first_player_won": self.starter_won,
+                self.unit: {str(k): v for k, v in sorted(self.lengths.items())}}
+
+    def lines(self) -> Iterator[str]:
+        described = ", ".join(f"{k} {v}" for k, v in self.options.items())
+        yield f"{self.games} games of {self.game.name} ({described})"
+        for label, counts in (("results by reason", self.reasons), ("winners", self.winners),
+                              ("first player", self.starters)):
+            yield f"{label}:".ljust(19) + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        yield f"first player won:  {self.starter_won} of {self.games}"
+        yield f"{self.unit} per game:".ljust(19) + _lengths(self.lengths)
+
+
+def _lengths(lengths: Counter) -> str:
+    """Each length with its count, or, when there are many, their range, median and mean."""
+    if len(lengths) <= 12:
+        return ", ".join(f"{k}: {v}" for k, v in sorted(lengths.items()))
+    values = sorted(lengths.elements())
+    mean = sum(values) / len(values)
+    return (f"from {values[0]} to {values[-1]}, median {values[len(values) // 2]}, "
+            f"mean {mean:.1f} (--json has each)")
+
+
+def stats(args: argparse.Namespace) -> int:
+    """The ``stats`` sub-command."""
+    tally = Tally()
+    groups: dict[tuple[str, str], _Stats] = {}
+    for _, game, final in _valid(args, tally, "stats"):
+        options = game.options_of(game.config_of(final))
+        key = (game.name, json.dumps(options, sort_keys=True, default=str))
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = _Stats(game, options)
+        group.add(final)
+    counts = {status.value: tally.counts[status] for status in Status}
+    if args.json:
+        print(json.dumps({"records": tally.records, **counts,
+                          "groups": [g.to_json() for g in groups.values()]}))
+    else:
+        print(f"{tally.records} records: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        for group in groups.values():
+            print()
+            for line in group.lines():
+                print(line)
+    return _exit_code(tally)
