@@ -53,6 +53,7 @@ class MaikoGame(Game):
     spec_file: ClassVar[str] = "spec/maiko/rules.md"
     record_where: ClassVar[tuple[str, ...]] = ("turn", "step")
     length_unit: ClassVar[str] = "turns"
+    queries_module: ClassVar[str | None] = "hanamikoji.spec.maiko.queries"
     sample_module: ClassVar[str | None] = "hanamikoji.properties.maiko.sample"
 
     # --- configuration

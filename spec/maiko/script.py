@@ -207,7 +207,8 @@ class Script:
 
     def finish_by_mismatches(self, limit: int = 1_000) -> None:
         """Play out the game with turns that change nothing a board holds: a visit-free ending
-        step (:class:`EndTurn`) or a mismatch, until the game is over."""
+        step (:class:`EndTurn`) or a mismatch (a friend when no two face-down tiles of
+        different items are left), until the game is over."""
         for _ in range(limit):
             state = self._state
             if state.phase is Phase.OVER:
@@ -217,7 +218,12 @@ class Script:
             elif state.phase is Phase.SWEEP:
                 self.keep_row()
             elif state.phase is Phase.FIRST:
-                self.end_by_mismatch()
+                try:
+                    self.end_by_mismatch()
+                except ScriptError:
+                    if not self.unseen_tiles()[FRIEND]:
+                        raise
+                    self.friend()  # no two items left to mismatch: a friend ends the turn
             else:
                 raise ScriptError(f"finish_by_mismatches cannot go on from {state.phase}")
         raise ScriptError(f"the game did not end within {limit} turns")

@@ -10,10 +10,13 @@ import pytest
 MODULES = ["hanamikoji.engine.maiko.game_type", "hanamikoji.engine.maiko.game",
            "hanamikoji.engine.maiko.record", "hanamikoji.engine.maiko.view",
            "hanamikoji.properties.maiko.invariants", "hanamikoji.properties.maiko.sample",
-           "hanamikoji.properties.core.suite"]
+           "hanamikoji.properties.core.suite", "hanamikoji.properties.core.cite",
+           "hanamikoji.spec.maiko.script", "hanamikoji.spec.maiko.findings",
+           "hanamikoji.spec.maiko.confirm", "hanamikoji.spec.maiko.reach",
+           "hanamikoji.spec.core.solver", "hanamikoji.spec.core.expr", "hanamikoji.spec"]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
-    assert result.failed == 0
+    assert result.failed == 0 and result.attempted > 0
