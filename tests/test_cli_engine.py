@@ -12,6 +12,7 @@ import pytest
 from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.core.commands import atomic_output
 from hanamikoji.engine.hanamikoji.record import read_record
+from hanamikoji.properties.core.cite import checks
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -30,6 +31,7 @@ def test_play_prints_rounds_table_and_result(tmp_path, capsys):
     assert state.result is not None
 
 
+@checks("VAR-IT-1")
 def test_simulate_json_summary_and_italian_records(tmp_path, capsys):
     """VAR-IT-1: `simulate --variant italian-three-rounds --records` writes no 4-round game."""
     records = tmp_path / "out.jsonl"

@@ -85,8 +85,9 @@ def test_an_uncovered_rule_and_an_unknown_id_fail_with_exit_1(tmp_path, capsys):
         "spec/hanamikoji/rules.md": SPEC,
         "tests/test_deal.py": f"""\
             # DEAL-2 in a comment outside any test is a mention, not a check.
+            @checks("DEAL-1")
             def test_shuffle():
-                assert "DEAL-1"  # a check
+                assert "DEAL-1"  # a check: cited by the decorator
             def test_typo():
                 "{MISSING_ID} does not exist; UTF-8 and SHA-512 are not rule IDs"
             """,
@@ -99,37 +100,73 @@ def test_an_uncovered_rule_and_an_unknown_id_fail_with_exit_1(tmp_path, capsys):
     report = json.loads(out)
     assert code == 1
     assert report["uncovered"] == ["DEAL-2", "VAR-IT-1"]
-    assert report["unknown"] == [{"id": MISSING_ID, "where": "tests/test_deal.py:5"}]
+    assert report["unknown"] == [{"id": MISSING_ID, "where": "tests/test_deal.py:6"}]
     by_id = {r["id"]: r for r in report["rules"]}
     assert by_id["DEAL-1"]["cited_by"] == ["tests/test_deal.py::test_shuffle"]
     assert by_id["DEAL-2"]["implemented_by"] == ["engine/game.py::deal"]
     code, out, _ = run(capsys, "--root", str(root))
     assert code == 1 and "uncovered: DEAL-2, VAR-IT-1" in out
-    assert f"unknown rule ID {MISSING_ID} at tests/test_deal.py:5" in out
+    assert f"unknown rule ID {MISSING_ID} at tests/test_deal.py:6" in out
 
 
-def test_an_invariant_counts_by_its_one_line_docstring_and_the_machine_by_its_methods(tmp_path, capsys):
+def test_a_mention_is_never_a_check(tmp_path, capsys):
+    """Only @checks cites: an ID in a test's comment, docstring, string or fixture, in a
+    decorator that is not checks, or in the coverage tool's own tests covers nothing."""
+    root = _checkout(tmp_path, {
+        "spec/hanamikoji/rules.md": SPEC,
+        "tests/test_mentions.py": '''\
+            import pytest
+
+            @pytest.fixture
+            def deal():
+                return "DEAL-1"  # a fixture's string
+
+            @pytest.mark.parametrize("rule", ["DEAL-2"])
+            def test_mentions(deal, rule):
+                """DEAL-1 and DEAL-2 in a docstring."""
+                # VAR-IT-1 in a comment
+                assert deal == "DEAL-1"
+            ''',
+        "tests/test_coverage_tool.py": '''\
+            @checks("VAR-IT-1")
+            def test_of_the_tool_itself():
+                pass
+            ''',
+    })
+    code, out, _ = run(capsys, "--json", "--root", str(root))
+    report = json.loads(out)
+    assert code == 1 and report["uncovered"] == ["DEAL-1", "DEAL-2", "VAR-IT-1"]
+    # the same file with the decorator: covered
+    path = root / "tests" / "test_mentions.py"
+    path.write_text(path.read_text().replace('@pytest.mark.parametrize("rule", ["DEAL-2"])',
+                                             '@checks("DEAL-2")\n@pytest.mark.parametrize("rule", ["DEAL-2"])'))
+    code, out, _ = run(capsys, "--json", "--root", str(root))
+    assert json.loads(out)["uncovered"] == ["DEAL-1", "VAR-IT-1"]
+
+
+def test_invariants_and_machine_rules_cite_by_the_decorator(tmp_path, capsys):
     root = _checkout(tmp_path, {
         "spec/hanamikoji/rules.md": SPEC,
         "properties/invariants.py": '''\
+            @checks("DEAL-2")
             def removed_card_is_out(state):
-                """DEAL-2: the removed card takes no part.
+                """DEAL-2: the removed card takes no part (the docstring alone would not count).
 
-                VAR-IT-1 below the summary is not what the invariant says it checks.
+                VAR-IT-1 in a docstring is a mention.
                 """
             def _helper():
-                """DEAL-1, a private helper."""
-            class Turn:
-                """DEAL-1 in a class of the module: not an invariant."""
+                """DEAL-1, a private helper: a mention."""
             ''',
         "properties/machine.py": '''\
             class Games:
+                @checks("DEAL-1")
                 def shuffle(self):
-                    """DEAL-1"""
+                    pass
             ''',
         "properties/strategies.py": '''\
+            @checks("VAR-IT-1")
             def deals():
-                """VAR-IT-1 in a strategy: a mention."""
+                """a strategy is not a check, even with the decorator"""
             ''',
     })
     code, out, _ = run(capsys, "--json", "--root", str(root))

@@ -43,6 +43,7 @@ from hanamikoji.engine.hanamikoji import (
 )
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.construct import round_for_sides, tie_sides
+from hanamikoji.properties.core.cite import checks
 
 # A fixed deal: removed 6; P0 holds 0 0 1 1 2 2, P1 holds 3 3 3 4 4 4; the deck is 5 5 5 5 6 6 6 6.
 DEAL = Deal(removed=6, hands=((0, 0, 1, 1, 2, 2), (3, 3, 3, 4, 4, 4)),
@@ -53,12 +54,14 @@ def dealt(rules: Rules = STANDARD, first_player: int = 0):
     return apply(new_game(rules, first_player), DEAL)
 
 
+@checks("COMP-1", "COMP-2")
 def test_components():
     """COMP-1, COMP-2: seven geisha of charm 2,2,2,3,3,4,5 and as many items each: 21 cards."""
     assert CHARM == (2, 2, 2, 3, 3, 4, 5)
     assert FULL_DECK == CHARM and sum(FULL_DECK) == 21
 
 
+@checks("COMP-4", "SETUP-1")
 def test_new_game_has_neutral_markers_and_waits_for_the_deal():
     """COMP-4, SETUP-1: all markers in the centre; the first player is a parameter."""
     state = new_game(STANDARD, first_player=1)
@@ -69,6 +72,7 @@ def test_new_game_has_neutral_markers_and_waits_for_the_deal():
         new_game(STANDARD, first_player=2)
 
 
+@checks("DEAL-2", "DEAL-3", "DEAL-4", "TURN-2")
 def test_deal_lays_out_the_round_and_the_starter_draws():
     """DEAL-2, DEAL-3, DEAL-4, TURN-2: one removed, six each, eight in the deck; the starter
     draws the top card before acting."""
@@ -80,6 +84,7 @@ def test_deal_lays_out_the_round_and_the_starter_draws():
     assert current_player(state) == 0 and state.phase is Phase.ACTION
 
 
+@checks("DEAL-1")
 def test_random_deal_holds_all_21_cards():
     """DEAL-1: every deal is a permutation of the 21 cards."""
     for seed in range(50):
@@ -87,6 +92,7 @@ def test_random_deal_holds_all_21_cards():
         assert deal.multiset() == FULL_DECK
 
 
+@checks("DEAL-1")
 def test_a_deal_without_the_21_cards_is_illegal():
     """DEAL-1: a deal must hold exactly the 21 item cards."""
     bad = attrs.evolve(DEAL, removed=5)  # five 5s: one too many, one 6 short
@@ -95,6 +101,7 @@ def test_a_deal_without_the_21_cards_is_illegal():
     assert error.value.rule == "DEAL-1"
 
 
+@checks("ACT-SECRET-1", "ACT-SECRET-2")
 def test_secret_goes_face_down_and_is_scored_at_the_end():
     """ACT-SECRET-1: one card from the hand, face down; ACT-SECRET-2: only its owner sees it."""
     state = apply(dealt(), Secret(5))
@@ -106,6 +113,7 @@ def test_secret_goes_face_down_and_is_scored_at_the_end():
     assert observe(state, 1).log[0].cards is None and observe(state, 0).log[0].cards == (5,)
 
 
+@checks("ACT-TRADE-1", "ACT-TRADE-3")
 def test_trade_off_takes_two_cards_out_of_the_round():
     """ACT-TRADE-1, ACT-TRADE-3: two cards face down, on no side."""
     state = apply(dealt(), TradeOff((0, 5)))
@@ -115,6 +123,7 @@ def test_trade_off_takes_two_cards_out_of_the_round():
     assert observe(state, 1).trade_off == C.EMPTY and observe(state, 1).opponent_trade_off_size == 2
 
 
+@checks("ACT-GIFT-1", "TURN-4")
 def test_gift_opponent_takes_one_player_keeps_two():
     """ACT-GIFT-1..3, TURN-4: three face up; the opponent takes one before the next turn."""
     state = apply(dealt(), Gift((0, 1, 5)))
@@ -126,6 +135,7 @@ def test_gift_opponent_takes_one_player_keeps_two():
     assert current_player(after) == 1 and after.turn == 1
 
 
+@checks("ACT-COMP-1")
 def test_competition_opponent_takes_a_set_player_keeps_the_other():
     """ACT-COMP-1..3: four face up in two sets; the opponent takes one set, the player the other."""
     state = apply(dealt(), Competition(((0, 5), (1, 2))))
@@ -135,12 +145,14 @@ def test_competition_opponent_takes_a_set_player_keeps_the_other():
     assert after.hands[0] == C.counts((0, 1, 2))
 
 
+@checks("ACT-COMP-2")
 def test_competition_with_equal_sets_has_one_answer():
     """ACT-COMP-2: one entry per distinct outcome."""
     state = apply(dealt(), Competition(((0, 1), (0, 1))))
     assert legal_actions(state) == (CompetitionPick((0, 1)),)
 
 
+@checks("TURN-3")
 def test_legal_actions_are_sorted_distinct_and_respect_used_markers():
     """TURN-3: only unused actions; ACT-*-1: only cards in hand; one entry per outcome."""
     state = dealt()
@@ -153,6 +165,7 @@ def test_legal_actions_are_sorted_distinct_and_respect_used_markers():
     assert not any(isinstance(a, Secret) for a in legal_actions(state))
 
 
+@checks("TURN-3")
 def test_an_action_cannot_be_used_twice_in_a_round():
     """TURN-3: each action once per round."""
     state = apply(apply(dealt(), Secret(5)), Secret(3))
@@ -161,6 +174,7 @@ def test_an_action_cannot_be_used_twice_in_a_round():
     assert error.value.rule == "TURN-3"
 
 
+@checks("ACT-SECRET-1", "ACT-TRADE-1", "ACT-GIFT-1", "ACT-COMP-1")
 @pytest.mark.parametrize("action, rule", [
     (Secret(6), "ACT-SECRET-1"),
     (TradeOff((5, 5)), "ACT-TRADE-1"),
@@ -177,6 +191,7 @@ def test_cards_not_in_hand_are_rejected_and_state_is_unchanged(action, rule):
     assert isinstance(error.value, ValueError)
 
 
+@checks("ACT-GIFT-2", "ACT-COMP-2", "TURN-4")
 def test_answer_must_be_offered_and_must_come_before_the_next_turn():
     """ACT-GIFT-2, ACT-COMP-2, TURN-4."""
     state = apply(dealt(), Gift((0, 1, 5)))
@@ -191,6 +206,7 @@ def test_answer_must_be_offered_and_must_come_before_the_next_turn():
     assert error.value.rule == "ACT-COMP-2"
 
 
+@checks("COMP-2")
 def test_malformed_decisions_are_a_different_error():
     """COMP-2: a card is a geisha number 0..6; shapes are checked at construction."""
     for bad in (lambda: Secret(7), lambda: Secret(True), lambda: Gift((1, 2)),
@@ -200,6 +216,7 @@ def test_malformed_decisions_are_a_different_error():
     assert not issubclass(InvalidActionError, IllegalActionError)
 
 
+@checks("TURN-1", "TURN-2")
 def test_turns_alternate_and_each_draws():
     """TURN-1, TURN-2: starter first, then alternate; every turn starts with a draw."""
     state = dealt(first_player=0)
@@ -214,6 +231,7 @@ def test_turns_alternate_and_each_draws():
     assert players == [0, 1] * 4
 
 
+@checks("SCORE-2", "SCORE-3", "UPDATE-2")
 def test_tie_keeps_a_marker_won_in_an_earlier_round():
     """SCORE-2, SCORE-3, UPDATE-2: round 0 wins geisha 6 for player 1; round 1 ties everywhere
     and leaves it there; round 2 moves it to player 0."""
@@ -230,6 +248,7 @@ def test_tie_keeps_a_marker_won_in_an_earlier_round():
     assert state.markers == (None,) * 5 + (1, 0)
 
 
+@checks("UPDATE-4", "UPDATE-1", "UPDATE-3")
 def test_starting_player_alternates_across_three_rounds():
     """UPDATE-4, UPDATE-1, UPDATE-3: the second player of a round starts the next; cards and
     action markers are reset."""
@@ -257,6 +276,7 @@ def rounds(*sides_per_round, first_player=0):
     return decisions
 
 
+@checks("END-2", "END-3", "END-4", "SCORE-4")
 def test_worked_example_of_rulebook_000():
     """END-2, END-3, END-4, SCORE-4: rulebook 000's example (3 geisha and 8 charm against 4
     geisha and 11 charm: the 4-geisha, 11-charm player wins) cannot occur as printed — 3 + 4
@@ -276,6 +296,7 @@ def test_worked_example_of_rulebook_000():
     assert legal_actions(state) == ()
 
 
+@checks("END-4")
 def test_charm_beats_geisha_in_a_simultaneous_finish():
     """END-4: one player with 4 geisha, the other with 11+ charm: the charm player wins."""
     # Player 0 wins geisha 0..3 (4 geisha, 9 charm); player 1 wins 4, 5, 6 (12 charm).
@@ -284,6 +305,7 @@ def test_charm_beats_geisha_in_a_simultaneous_finish():
     assert state.result == Result(1, Reason.CHARM_OVER_GEISHA)
 
 
+@checks("END-3")
 def test_geisha_goal_alone():
     """END-3: 4 geisha and less than 11 charm, the other without a goal: win by geisha."""
     # Player 0 wins geisha 1, 2, 3, 4 (10 charm); player 1 wins 0 and 5 (6 charm); 6 ties.
@@ -293,12 +315,14 @@ def test_geisha_goal_alone():
     assert state.result == Result(0, Reason.GEISHA)
 
 
+@checks("END-1", "UPDATE-5")
 def test_no_goal_no_end_and_goal_checked_only_at_scoring():
     """END-1, UPDATE-5: without a goal the standard game goes on, whatever the round number."""
     state = replay(rounds(*([tie_sides()] * 5)))
     assert state.phase is Phase.DEAL and state.round == 5 and state.result is None
 
 
+@checks("VAR-IT-1", "VAR-IT-2")
 def test_italian_limit_by_charm():
     """VAR-IT-1, VAR-IT-2: after three rounds without a goal, more charm wins."""
     # Player 0 wins geisha 6 (5 charm); player 1 wins geisha 0 (2 charm).
@@ -312,6 +336,7 @@ def test_italian_limit_by_charm():
     assert standard.phase is Phase.DEAL and standard.round == 3
 
 
+@checks("VAR-IT-3")
 def test_italian_limit_by_highest_geisha():
     """VAR-IT-3: equal charm (5 against 3 + 2): the player with the highest geisha wins."""
     # Round 0: player 0 wins geisha 6; player 1 wins geisha 3 (3) and 0 (2): 5 against 5.
@@ -321,6 +346,7 @@ def test_italian_limit_by_highest_geisha():
     assert state.result == Result(0, Reason.ROUND_LIMIT_HIGHEST_GEISHA)
 
 
+@checks("VAR-IT-4")
 def test_italian_limit_shared_victory():
     """VAR-IT-4: equal charm and equal geisha values: a shared victory."""
     state = replay(rounds(tie_sides(), tie_sides(), tie_sides()), rules=ITALIAN_THREE_ROUNDS)
@@ -333,6 +359,7 @@ def test_italian_limit_shared_victory():
     assert state.result == Result(None, Reason.SHARED)
 
 
+@checks("VAR-IT-2", "END-2")
 def test_italian_goal_before_the_limit_wins_normally():
     """VAR-IT-2, END-2: a goal reached in an earlier round ends the game by the normal rules."""
     sides = ((2, 2, 2, 2, 0, 0, 0), (0, 0, 0, 0, 2, 3, 3))
@@ -340,6 +367,7 @@ def test_italian_goal_before_the_limit_wins_normally():
     assert state.result == Result(1, Reason.CHARM_OVER_GEISHA) and state.round == 0
 
 
+@checks("VAR-IT-1")
 def test_italian_random_games_never_have_a_fourth_round():
     """VAR-IT-1: at most three rounds."""
     for seed in range(200):
@@ -347,6 +375,7 @@ def test_italian_random_games_never_have_a_fourth_round():
         assert state.round <= 2 and state.result is not None
 
 
+@checks("END-2")
 def test_no_decision_after_the_end():
     """END-2: the game ends at once; nothing applies after it."""
     state = random_game(random.Random(0))
@@ -371,6 +400,7 @@ def test_apply_is_pure():
         state = apply(state, legal_actions(state)[0])
 
 
+@checks("VAR-IT-1", "UPDATE-5")
 def test_rules_presets_and_validation():
     """VAR-IT-1, UPDATE-5: the presets differ only in the round limit; bad variants are refused."""
     assert Rules.named("standard") is STANDARD and STANDARD.max_rounds is None
@@ -383,6 +413,7 @@ def test_rules_presets_and_validation():
         Rules("odd", charm_goal=10)
 
 
+@checks("DEAL-1")
 def test_deal_is_a_chance_node_with_an_explicit_outcome():
     """DEAL-1: randomness only through a seeded Random handed in: same seed, same deal."""
     assert random_deal(random.Random(9)) == random_deal(random.Random(9))

@@ -20,6 +20,7 @@ from hanamikoji.engine.hanamikoji import (
     random_game,
 )
 from hanamikoji.engine.hanamikoji import cards as C
+from hanamikoji.properties.core.cite import checks
 
 
 def brute_force(hand, unused):
@@ -48,6 +49,7 @@ def outcome(action):
     return (action.kind.value, action.cards)
 
 
+@checks("TURN-3", "ACT-SECRET-1", "ACT-TRADE-1", "ACT-GIFT-1", "ACT-COMP-1")
 def test_menu_matches_brute_force_on_random_hands():
     """TURN-3, ACT-SECRET-1, ACT-TRADE-1, ACT-GIFT-1, ACT-COMP-1: one entry per distinct outcome,
     every legal outcome present, sorted."""

@@ -18,6 +18,7 @@ from hanamikoji.engine.hanamikoji.record import (
     replay_record,
     to_record,
 )
+from hanamikoji.properties.core.cite import checks
 
 
 def game(seed: int = 5, rules=STANDARD, first_player: int = 0):
@@ -37,6 +38,7 @@ def test_round_trip_is_exact(rules, first_player):
         assert json.dumps(to_record(again)) == text
 
 
+@checks("TURN-1", "UPDATE-4")
 def test_record_shape():
     """TURN-1: 8 turns per round in play order; UPDATE-4: round r started by the right player."""
     state = game(11, first_player=1)
@@ -87,6 +89,8 @@ def first_turn(record, kind):
     raise AssertionError(kind)
 
 
+@checks("DEAL-1", "TURN-1", "TURN-3", "ACT-GIFT-1", "ACT-GIFT-2", "ACT-COMP-2", "END-3",
+       "UPDATE-5", "END-2")
 def test_illegal_records_name_rule_round_and_turn():
     """DEAL-1, TURN-1, TURN-3, ACT-GIFT-1, ACT-GIFT-2, ACT-COMP-2, END-3, UPDATE-5, END-2."""
     cases = []

@@ -23,6 +23,7 @@ from hanamikoji.spec.hanamikoji.queries import by_name
 
 from hanamikoji.spec.hanamikoji import confirm
 from hanamikoji.spec.hanamikoji.confirm import READINGS, limit_rows, search
+from hanamikoji.properties.core.cite import checks
 
 
 def test_marker_states_match_the_independent_search():
@@ -64,6 +65,7 @@ def test_fastest_finish_matches_the_independent_search():
     assert by_name("fastest-finish").run().answer_json() == fastest
 
 
+@checks("VAR-IT-1", "VAR-IT-3")
 def test_italian_round_limit_matches_the_engine_rules():
     """VAR-IT-1..4 by Rules.round_result on the rows a game can stand in after three rounds,
     and the same rows decided by each reading of VAR-IT-3 written in Python."""

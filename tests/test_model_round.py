@@ -24,10 +24,12 @@ from hanamikoji.spec.hanamikoji.queries import by_name
 from hanamikoji.spec.hanamikoji.witness import round_decisions
 
 from hanamikoji.spec.hanamikoji.confirm import enumerated_pairs
+from hanamikoji.properties.core.cite import checks
 
 SIDE = 8  # checked against the engine in test_engine_sides_hold_eight_cards
 
 
+@checks("SCORE-1")
 def test_engine_sides_hold_eight_cards():
     """SCORE-1, ACT-*: in engine play every side holds exactly 8 cards at scoring."""
     sizes = {sum(side) for i in range(30) for score in play_game(11, i, STANDARD).scores
@@ -49,6 +51,7 @@ def test_round_relation_local_pieces_match_plain_enumeration():
     assert relation.totals == ((SIDE, SIDE),)
 
 
+@checks("SCORE-2", "SCORE-3")
 def test_round_favour_patterns_match_plain_enumeration():
     """SCORE-2, SCORE-3: the patterns z3 enumerates are those of the enumerated pairs."""
     expected = {score_markers((None,) * 7, a, b) for a, b in enumerated_pairs()}
@@ -66,6 +69,7 @@ def _allowed(sides) -> bool:
     return derive.plan_for_sides(sides) is not None
 
 
+@checks("SCORE-1", "SCORE-2", "SCORE-3")
 @given(seed=st.integers(0, 2**32 - 1), italian=st.booleans())
 def test_engine_rounds_are_models_of_the_round_constraints(seed, italian):
     """Engine -> model: every round the engine scores (sides with secrets) satisfies DEAL-*,

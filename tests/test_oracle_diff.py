@@ -22,6 +22,7 @@ from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.core.diff import compare_engines
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
 from hanamikoji.engine.hanamikoji.protocol import parse_deal, parse_decision
+from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).parent.parent
 ADAPTER = ROOT / "docs" / "examples" / "adapter.py"
@@ -89,6 +90,7 @@ def test_every_broken_engine_is_reported(name):
         assert other == d.other
 
 
+@checks("DEAL-1")
 def test_seeded_deals_are_checked_for_legality_and_reproducibility(tmp_path):
     """DEAL-1: a seeded deal of 20 cards is reported before any game is played."""
     argv = script(tmp_path, "short.py", "for line in sys.stdin:\n"
@@ -192,6 +194,7 @@ def test_adapter_answers_errors_with_the_rule():
         reference.apply(new_game(), parse_decision({"action": "secret", "cards": [3]}))
 
 
+@checks("INFO-1")
 def test_any_view_an_adapter_answers_is_judged_never_a_crash():
     """INFO-1: a view whose log holds sets of mixed types (which no sort can order) is a
     divergence at that step, never an internal error of the harness."""
@@ -261,6 +264,7 @@ def test_an_adapter_of_before_the_core_gets_the_requests_it_knows(tmp_path):
             assert set(request) == {"op", "variant", "first_player"}
 
 
+@checks("DEAL-1")
 def test_a_declaring_adapter_gets_the_general_requests_for_hanamikoji(tmp_path):
     """The reference adapter answers new_game with "protocol": 2; from then on the harness sends
     it new_game with the game, its players and options, and chance outcomes as op chance
@@ -282,6 +286,7 @@ def test_a_declaring_adapter_gets_the_general_requests_for_hanamikoji(tmp_path):
     assert any(r["op"] == "random_deal" for r in sent)  # Hanamikoji's own seeded check
 
 
+@checks("TG-SETUP-1", "TG-DEAL-1")
 def test_new_game_names_the_game_its_players_and_options(testgame, tmp_path):
     """TG-SETUP-1, TG-DEAL-1: for a game other than the default, every new_game carries the game,
     the player count and the options; players not fixed are drawn per game (3 to 5); chance
@@ -316,6 +321,7 @@ def test_players_fixed_on_the_command_line_hold_for_every_game(testgame, tmp_pat
     assert {r["players"] for r in requests(log) if r["op"] == "new_game"} == {4}
 
 
+@checks("TG-SETUP-1")
 def test_configurations_draw_every_choice_unless_fixed(testgame):
     """--variant both (or none) draws the variant per game, the default first; --variant or
     --option fixes it; a small players range is drawn the same way (TG-SETUP-1)."""
@@ -408,6 +414,7 @@ GARBAGE = [
 ]
 
 
+@checks("INFO-1")
 @pytest.mark.parametrize("op,value", GARBAGE,
                          ids=[f"{op}-{i}" for i, (op, _) in enumerate(GARBAGE)])
 def test_garbage_answers_are_divergences_never_internal_errors(tmp_path, capsys, op, value):
@@ -466,6 +473,7 @@ for line in sys.stdin:
 """
 
 
+@checks("TG-DEAL-1")
 @pytest.mark.parametrize("mode,message", [
     ('{"outcome": {"deal": [0] * request["players"]}}', "does not give a legal chance"),
     ('adapter.answer(json.dumps({**request, "seed": random.randrange(10**9)}))',
@@ -557,6 +565,7 @@ def test_any_answer_is_judged_in_process(data):
         assert list(render(Report(1, found.divergence, 1, 0.0, False), ["x"], game))
 
 
+@checks("INFO-1")
 @settings(max_examples=300, deadline=None)
 @given(view=st.dictionaries(
     st.sampled_from(["hand", "secret", "trade_off", "sides", "used", "pending", "log", "scores"]),

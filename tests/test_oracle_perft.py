@@ -28,6 +28,7 @@ from hanamikoji.engine.core.simulate import play_game
 from hanamikoji.engine.hanamikoji.game_type import GAME
 from hanamikoji.engine.hanamikoji.perft import divide, perft, round_start, seeded_deal
 from hanamikoji.engine.hanamikoji.protocol import parse_deal
+from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).parent.parent
 DECK = (0, 0, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6)
@@ -211,6 +212,7 @@ def test_docs_table_is_the_vectors_table():
 # --- the generic tool: engine/core/perft.py ---------------------------------------------------
 
 
+@checks("TURN-1", "TURN-3", "TURN-4")
 @pytest.mark.parametrize("seed, first", [(0, 0), (1, 1), (2, 0), (4, 1)])
 def test_the_generic_walk_equals_the_games_fast_count(seed, first):
     """TURN-1, TURN-3, TURN-4: the core's plain walk of the interface and Hanamikoji's

@@ -21,6 +21,7 @@ from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.engine.core import validate as V
 from hanamikoji.engine.core.validate import Status, judge, judge_bytes, verdicts
+from hanamikoji.properties.core.cite import checks
 
 
 def record(seed: int = 1, index: int = 0, rules=STANDARD) -> dict:
@@ -70,6 +71,7 @@ def test_illegal_records_name_rule_round_and_turn(mutate, rule, where):
     assert verdict.message.startswith(prefix)
 
 
+@checks("ACT-GIFT-1")
 def test_card_not_in_hand_message_names_player_card_and_hand():
     """ACT-GIFT-1: the message a person reads: who, which card, and the hand."""
     doc = record()
@@ -85,6 +87,7 @@ def test_card_not_in_hand_message_names_player_card_and_hand():
             f"{missing} that is not in their hand (hand: [") in verdict.message
 
 
+@checks("TURN-3", "ACT-GIFT-2")
 def test_action_twice_and_pick_not_offered():
     """TURN-3 (an action used twice) and ACT-GIFT-2 (a pick that was not offered)."""
     doc = record()
@@ -108,6 +111,7 @@ def test_declared_result_differs_from_the_computed_one():
     assert "declares" in verdict.message
 
 
+@checks("VAR-IT-1", "UPDATE-4")
 def test_refinements_cite_the_specific_rule():
     """VAR-IT-1 for a round after the Italian limit; UPDATE-4 for the wrong starter of a round."""
     from hanamikoji.engine.hanamikoji.vectors import built_game

@@ -29,6 +29,7 @@ from hanamikoji.engine.core.game import (
 from hanamikoji.engine.hanamikoji.game_type import GAME
 from hanamikoji.engine.hanamikoji.protocol import parse_decision, view_json
 from hanamikoji.engine.hanamikoji.vectors import CORPUS, EXPECTED, FILES, RULE_ID, position
+from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).parent.parent
 VECTORS = ROOT / "tests" / "vectors"
@@ -130,6 +131,7 @@ def test_decision_cases_agree_with_membership_in_the_legal_list():
             assert legal_actions(state) == ()
 
 
+@checks("INFO-2")
 def test_view_cases_show_only_what_the_rules_allow():
     """INFO-2, by a second method: the view's hidden places are sizes, never cards."""
     for case in cases("views.json"):

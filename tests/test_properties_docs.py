@@ -30,7 +30,7 @@ def names(cell):
 
 def test_the_python_examples_run():
     blocks = re.findall(r"```python\n(.*?)```", DOC, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(block, "docs/properties.md", "exec"), {})

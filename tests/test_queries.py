@@ -15,6 +15,7 @@ from hanamikoji.engine.hanamikoji.record import read_record
 from hanamikoji.spec.hanamikoji import findings
 from hanamikoji.spec.hanamikoji.queries import CATALOGUE, Answer, Finding, by_name
 from hanamikoji.spec.hanamikoji.witness import WitnessError
+from hanamikoji.properties.core.cite import checks
 
 RULES_MD = pathlib.Path(__file__).parent.parent / "spec" / "hanamikoji" / "rules.md"
 NAMES = [q.name for q in CATALOGUE]
@@ -95,6 +96,7 @@ def test_every_proof_names_rules_of_the_spec(name):
         assert not any(re.fullmatch(r"[A-Z]+(?:-[A-Z]+)*-\d+", h) for h in proof.hypotheses), proof
 
 
+@checks("VAR-IT-2", "END-2", "VAR-IT-3")
 def test_the_hypotheses_of_a_question_are_not_rules():
     """The tiebreak question assumes equal charm and no goal: those are its hypotheses, so the
     core does not name VAR-IT-2 or END-2 (no rule is used for them); VAR-IT-3, the rule compared
@@ -105,6 +107,7 @@ def test_the_hypotheses_of_a_question_are_not_rules():
         assert any(h.startswith("hypothesis: equal charm") for h in proof.hypotheses), proof
 
 
+@checks("COMP-1", "SCORE-4", "COMP-2", "DEAL-1")
 def test_proofs_name_the_rules_that_forbid():
     """The unsat cores say why: charm needs the charm values (COMP-1) and their sums (SCORE-4);
     8 cards a side needs the action sizes; one round cannot win six geisha because of the

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hanamikoji.properties.core.cite import checks
 
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:  # the test game is the package testgame of tests/
@@ -27,6 +28,7 @@ def diff(*args: str, target: str | None = None) -> subprocess.CompletedProcess:
                           cwd=TESTS.parent)
 
 
+@checks("TG-DEAL-1", "TG-BET-1")
 def test_the_reference_test_game_agrees_with_itself_through_the_adapter(testgame):
     """TG-DEAL-1, TG-BET-1: every step of 30 games of 3 to 5 players compared, no divergence."""
     for players in ("3", "5"):
@@ -36,6 +38,7 @@ def test_the_reference_test_game_agrees_with_itself_through_the_adapter(testgame
         assert report["status"] == "agree" and report["games"] >= 15
 
 
+@checks("TG-INFO-1")
 def test_a_leaking_test_game_is_caught_through_the_adapter(testgame, tmp_path):
     """TG-INFO-1: the adapter serves the leaking version under the test game's name; diff sees
     the view of a player hold another player's card."""

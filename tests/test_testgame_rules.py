@@ -11,6 +11,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+
+from hanamikoji.properties.core.cite import checks
 from hypothesis import given, settings
 
 from hanamikoji.engine.core.errors import IllegalActionError, InvalidActionError, OptionError
@@ -59,6 +61,7 @@ def test_the_spec_has_the_rules_the_game_cites():
 # --- setup and the deal ----------------------------------------------------------------------
 
 
+@checks("TG-SETUP-1", "TG-SETUP-2")
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_player_antes_one_of_two_chips(players):
     # TG-SETUP-1, TG-SETUP-2
@@ -81,6 +84,7 @@ def test_three_to_five_players_and_a_first_player_among_them():
         assert caught.value.rule == "TG-SETUP-1"
 
 
+@checks("TG-DEAL-1", "TG-SETUP-2")
 def test_the_deal_is_every_ordered_choice_of_distinct_cards_equally_likely():
     # TG-DEAL-1, TG-SETUP-2: (n + 1)! / 1! deals of n cards out of n + 1.
     for players, count in ((3, 24), (4, 120), (5, 720)):
@@ -94,6 +98,7 @@ def test_the_deal_is_every_ordered_choice_of_distinct_cards_equally_likely():
         assert drawn <= set(deals) and len(drawn) == count
 
 
+@checks("TG-DEAL-1", "TG-SETUP-2")
 def test_a_deal_must_give_distinct_cards_of_the_deck_one_to_each_player():
     # TG-DEAL-1, TG-SETUP-2
     state = GAME.new_game(Config(3))
@@ -110,6 +115,7 @@ def test_a_deal_must_give_distinct_cards_of_the_deck_one_to_each_player():
 # --- betting ---------------------------------------------------------------------------------
 
 
+@checks("TG-TURN-1")
 def test_the_turn_passes_to_the_left_from_the_first_player():
     # TG-TURN-1
     state = dealt((0, 1, 2, 3), first=2)
@@ -142,6 +148,7 @@ def test_after_a_bet_each_other_player_calls_or_folds_once():
     assert over.stacks == (0, 5, 1) and GAME.ledger(over)["chips"] == 6
 
 
+@checks("TG-END-1")
 def test_the_highest_card_of_those_still_in_wins_and_a_lone_bettor_shows_nothing():
     # TG-END-1
     over = play(dealt((3, 0, 1)), BET, FOLD, FOLD)
@@ -152,6 +159,7 @@ def test_the_highest_card_of_those_still_in_wins_and_a_lone_bettor_shows_nothing
     assert over.outcome.winners == (2,) and over.shown == (1, 2)
 
 
+@checks("TG-END-2")
 def test_nothing_follows_the_end():
     # TG-END-2
     over = play(dealt(), CHECK, CHECK, CHECK)
@@ -231,6 +239,7 @@ def _every_game(players):
                 stack.extend(GAME.apply(state, m) for m in GAME.legal_actions(state))
 
 
+@checks("TG-SETUP-1", "TG-TURN-1", "TG-END-1")
 def test_every_game_of_three_writes_a_record_that_follows_the_schema_and_reads_back():
     # TG-SETUP-1, TG-TURN-1, TG-END-1: 24 deals times 13 betting rounds.
     validator = jsonschema.Draft202012Validator(GAME.record_schema())
@@ -243,6 +252,7 @@ def test_every_game_of_three_writes_a_record_that_follows_the_schema_and_reads_b
         assert GAME.read_record(json.loads(json.dumps(record))) == final
 
 
+@checks("TG-TURN-1", "TG-END-1", "TG-DEAL-1", "TG-END-2")
 def test_a_record_breaking_a_rule_names_it_and_where():
     # TG-TURN-1, TG-END-1, TG-DEAL-1, TG-END-2
     record = GAME.to_record(play(dealt((0, 1, 2)), CHECK, BET, CALL, FOLD))

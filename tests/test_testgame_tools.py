@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hanamikoji.engine.core import perft as P
 from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.properties.core.cite import checks
 
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:  # the test game is the package testgame of tests/
@@ -26,6 +27,7 @@ def hanamikoji(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=120, env=subprocess_env(), cwd=TESTS.parent)
 
 
+@checks("TG-DEAL-1", "TG-BET-1")
 def test_vectors_of_the_test_game_are_deterministic_and_cite_its_rules(testgame, tmp_path):
     """TG-DEAL-1, TG-BET-1: the generic corpus, twice the same bytes, every cited rule a TG rule."""
     for out in ("a", "b"):
@@ -45,6 +47,7 @@ def test_vectors_of_the_test_game_are_deterministic_and_cite_its_rules(testgame,
     assert {case["expected"]["status"] for case in records} >= {"valid", "illegal"}
 
 
+@checks("TG-BET-1", "TG-BET-2")
 def test_perft_of_the_test_game_matches_a_count_by_hand(testgame):
     """TG-BET-1, TG-BET-2: after the deal, each of three players in turn passes or bets once a
     round goes on, so the first two depths are 2 and 4 whatever the cards."""
@@ -57,6 +60,7 @@ def test_perft_of_the_test_game_matches_a_count_by_hand(testgame):
     assert list(json.loads(done.stdout)["depths"].values())[:2] == [2, 4]
 
 
+@checks("TG-BET-1")
 def test_perft_from_a_position_of_the_test_game(testgame, tmp_path):
     """TG-BET-1: perft --history from a position written by position_to_json agrees with the walk."""
     final = play_game(GAME, GAME.configure({"players": 4}), 7, 0)
@@ -81,6 +85,7 @@ def test_spec_coverage_covers_the_test_game(testgame):
     assert all(r["id"].startswith("TG-") for r in report["rules"])
 
 
+@checks("TG-BET-1")
 def test_validate_judges_test_game_records_by_their_format(testgame, tmp_path):
     """TG-BET-1: records of simulate are valid; a move the rules forbid is illegal with a TG rule
     and where; a broken shape is malformed with its JSON path; the game is found by format."""

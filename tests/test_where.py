@@ -17,6 +17,7 @@ from hanamikoji.spec.core.expr import ExprError, evaluate, parse
 from hanamikoji.spec.hanamikoji.where import TERMS
 
 from hanamikoji.spec.hanamikoji.confirm import search
+from hanamikoji.properties.core.cite import checks
 
 #: The issue's four examples and what they must answer.
 EXAMPLES = [
@@ -101,6 +102,7 @@ def test_a_possible_answer_has_a_witness_that_validates_and_an_impossible_one_a_
         assert all(c.replace("-", "").isalnum() and c.upper() == c for c in found.core)
 
 
+@checks("SCORE-4", "VAR-IT-1", "END-2")
 def test_cores_name_the_rules_that_forbid_and_nothing_else():
     """Seven geisha is forbidden by how geisha are counted (SCORE-4) over the rows a game can
     end at; four rounds of an Italian game by VAR-IT-1 alone; a shared standard game by the

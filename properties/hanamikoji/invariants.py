@@ -52,6 +52,7 @@ from hanamikoji.engine.hanamikoji import (
 
 from .engine_api import REFERENCE, Engine, engine_spec
 from .resample import resample
+from hanamikoji.properties.core.cite import checks, cited
 
 __all__ = [
     "Violation",
@@ -122,14 +123,13 @@ class Violation(AssertionError):
 
 
 def rule_ids(function: Callable[..., Any]) -> tuple[str, ...]:
-    """The rule IDs an invariant cites in its docstring, in order.
+    """The rule IDs an invariant cites with :func:`~hanamikoji.properties.core.cite.checks`,
+    in order.
 
     >>> rule_ids(cards_are_conserved)
     ('COMP-2', 'DEAL-1', 'ACT-GIFT-1', 'ACT-COMP-1', 'UPDATE-1')
     """
-    from hanamikoji.spec.core.coverage import RULE_ID
-
-    return tuple(dict.fromkeys(RULE_ID.findall(function.__doc__ or "")))
+    return cited(function)
 
 
 def _require(condition: bool, function: Callable[..., Any], message: str) -> None:
@@ -289,6 +289,7 @@ def _where(state: Any) -> str:
 # --- the cards ---------------------------------------------------------------------------------
 
 
+@checks("COMP-1", "COMP-4")
 def marker_row_is_well_formed(state: Any) -> None:
     """COMP-1, COMP-4: one marker per geisha of the fixed row, each neutral or on a side; all
     neutral before the first scoring."""
@@ -300,6 +301,7 @@ def marker_row_is_well_formed(state: Any) -> None:
                  f"{_where(state)}: markers {state.markers!r} moved before any scoring")
 
 
+@checks("COMP-2", "DEAL-1", "ACT-GIFT-1", "ACT-COMP-1", "UPDATE-1")
 def cards_are_conserved(state: Any) -> None:
     """COMP-2, DEAL-1, ACT-GIFT-1, ACT-COMP-1, UPDATE-1: the 21 cards are exactly accounted for:
     none created, lost or duplicated."""
@@ -322,6 +324,7 @@ def cards_are_conserved(state: Any) -> None:
              f"({', '.join(f'{k} {_show(v)}' for k, v in places.items() if any(v))})")
 
 
+@checks("DEAL-2", "DEAL-4", "TURN-2")
 def deck_is_the_rest_of_the_deal(state: Any) -> None:
     """DEAL-2, DEAL-4, TURN-2: the removed card is the deal's, out of play; the deck is the
     deal's draws not yet drawn, in order; it holds 8 - cards drawn."""
@@ -339,6 +342,7 @@ def deck_is_the_rest_of_the_deal(state: Any) -> None:
              f"{tuple(current.deal.draws[current.drawn:])}")
 
 
+@checks("DEAL-3", "TURN-2", "TURN-4")
 def hands_follow_draws_and_plays(state: Any) -> None:
     """DEAL-3, TURN-2, TURN-4: each hand is the 6 dealt cards plus the cards its player drew,
     less those they played (6 + drawn - played cards)."""
@@ -359,6 +363,7 @@ def hands_follow_draws_and_plays(state: Any) -> None:
                  f"{_show(expected)} (dealt, plus drawn, less played)")
 
 
+@checks("TURN-3", "COMP-3", "UPDATE-3")
 def actions_are_used_once_per_round(state: Any) -> None:
     """TURN-3, COMP-3, UPDATE-3: each player takes each action at most once per round, all four
     by the round's end; the markers are face up again for the next round."""
@@ -381,6 +386,7 @@ def actions_are_used_once_per_round(state: Any) -> None:
                  f"not {[k.value for k in expected]}")
 
 
+@checks("ACT-SECRET-1", "ACT-TRADE-1")
 def face_down_cards_follow_the_actions(state: Any) -> None:
     """ACT-SECRET-1, ACT-TRADE-1: the secret and trade-off places hold the cards their owners
     put there this round, and nothing else."""
@@ -397,6 +403,7 @@ def face_down_cards_follow_the_actions(state: Any) -> None:
                  f"played {_show(trade_off)}")
 
 
+@checks("ACT-GIFT-2", "ACT-GIFT-3", "ACT-COMP-2", "ACT-COMP-3", "TURN-4")
 def sides_follow_the_answers(state: Any) -> None:
     """ACT-GIFT-2, ACT-GIFT-3, ACT-COMP-2, ACT-COMP-3, TURN-4: each answered offer put the
     chosen cards on the chooser's side and the rest on the offerer's; an unanswered one waits."""
@@ -418,6 +425,7 @@ def sides_follow_the_answers(state: Any) -> None:
 # --- scoring and the end -----------------------------------------------------------------------
 
 
+@checks("SCORE-1", "DEAL-2", "ACT-TRADE-3", "ACT-GIFT-3", "ACT-COMP-3")
 def scoring_accounts_for_21_cards(state: Any) -> None:
     """SCORE-1, DEAL-2, ACT-TRADE-3, ACT-GIFT-3, ACT-COMP-3: each scoring counts 16 cards, 8 on
     each side; the 4 trade-off cards and the removed card make up the 21."""
@@ -439,6 +447,7 @@ def scoring_accounts_for_21_cards(state: Any) -> None:
                  f"not the 21 cards")
 
 
+@checks("SCORE-1", "ACT-SECRET-3", "ACT-GIFT-3", "ACT-COMP-3")
 def scored_sides_follow_the_round(state: Any) -> None:
     """SCORE-1, ACT-SECRET-3, ACT-GIFT-3, ACT-COMP-3: each side scored is its face-up cards
     plus its owner's revealed secret, as the round's decisions placed them."""
@@ -454,6 +463,7 @@ def scored_sides_follow_the_round(state: Any) -> None:
                  f"{_show(expected[1])}")
 
 
+@checks("SCORE-2", "SCORE-3", "UPDATE-2")
 def markers_move_only_to_the_stronger_side(state: Any) -> None:
     """SCORE-2, SCORE-3, UPDATE-2: a marker moves to the side with strictly more of its items,
     and only then; a tie (even 0 to 0) leaves it where it was, earlier rounds included."""
@@ -486,6 +496,7 @@ def _goal(rules: Any, markers: Sequence[int | None], player: int) -> bool:
     return _geisha(markers, player) >= rules.geisha_goal or _charm(markers, player) >= rules.charm_goal
 
 
+@checks("END-1", "END-2", "UPDATE-5", "VAR-IT-1")
 def game_ends_at_the_first_goal(state: Any) -> None:
     """END-1, END-2, UPDATE-5, VAR-IT-1: scoring only after a round's 8 turns; the game ends at
     the first scoring that reaches a goal (or the third, under the Italian rule), never later."""
@@ -531,6 +542,7 @@ def _goal_result(rules: Any, markers: Sequence[int | None]) -> Result | None:
     return Result(winner, reason)
 
 
+@checks("END-3", "END-4", "SCORE-4")
 def result_agrees_with_the_markers(state: Any) -> None:
     """END-3, END-4, SCORE-4: a goal reached by one player is theirs (reason "charm" with 11
     charm, else "geisha"); 4 geisha against 11 charm goes to the charm (charm-over-geisha)."""
@@ -563,6 +575,7 @@ def _limit_result(markers: Sequence[int | None]) -> Result:
     return Result(None, Reason.SHARED)
 
 
+@checks("VAR-IT-2", "VAR-IT-3", "VAR-IT-4")
 def round_limit_decides_by_charm_then_highest_geisha(state: Any) -> None:
     """VAR-IT-2, VAR-IT-3, VAR-IT-4: at the round limit with no goal, more charm wins; on equal
     charm the highest-valued geisha held, compared from the top; else the victory is shared."""
@@ -585,6 +598,7 @@ def round_limit_decides_by_charm_then_highest_geisha(state: Any) -> None:
 # --- turns -------------------------------------------------------------------------------------
 
 
+@checks("TURN-1", "TURN-4", "UPDATE-4", "SETUP-1")
 def turns_follow_the_order(state: Any, *, engine: Engine = REFERENCE) -> None:
     """TURN-1, TURN-4, UPDATE-4, SETUP-1: the round's starter moves first, then the players
     alternate; the opponent answers a gift or competition before the next turn."""
@@ -606,6 +620,7 @@ def turns_follow_the_order(state: Any, *, engine: Engine = REFERENCE) -> None:
              f"{state.round} (started by player {current.starter}) wants player {expected}")
 
 
+@checks("TURN-1", "TURN-4", "SETUP-1")
 def expected_mover(state: Any) -> int:
     """TURN-1, TURN-4, SETUP-1: who must move in ``state``, from the rules and the round's
     history alone (never from the engine's ``current_player``): CHANCE at a deal, TERMINAL at the
@@ -620,6 +635,7 @@ def expected_mover(state: Any) -> int:
     return mover if state.phase is Phase.ACTION else 1 - mover
 
 
+@checks("TURN-1", "TURN-4", "UPDATE-4", "END-1", "SETUP-1")
 def step_follows_the_turn_order(before: Any, decision: Any, after: Any, *,
                                 engine: Engine = REFERENCE) -> None:
     """TURN-1, TURN-4, UPDATE-4, END-1, SETUP-1: a deal starts the round with its starter; an
@@ -655,6 +671,8 @@ def step_follows_the_turn_order(before: Any, decision: Any, after: Any, *,
              f"not turn {before.turn + 1} of player {next_mover}")
 
 
+@checks("TURN-2", "TURN-4", "ACT-SECRET-1", "ACT-TRADE-1", "ACT-GIFT-1", "ACT-GIFT-2",
+       "ACT-GIFT-3", "ACT-COMP-1", "ACT-COMP-2", "ACT-COMP-3")
 def step_moves_exactly_the_played_cards(before: Any, decision: Any, after: Any, *,
                                         engine: Engine = REFERENCE) -> None:
     """TURN-2, TURN-4, ACT-SECRET-1, ACT-TRADE-1, ACT-GIFT-1, ACT-GIFT-2, ACT-GIFT-3, ACT-COMP-1,
@@ -746,6 +764,8 @@ def _rules_menu(state: Any) -> set[Any]:
     return menu
 
 
+@checks("TURN-3", "ACT-SECRET-1", "ACT-TRADE-1", "ACT-GIFT-1", "ACT-COMP-1", "ACT-GIFT-2",
+       "ACT-COMP-2", "COMP-2")
 def legal_actions_are_exactly_what_the_rules_allow(state: Any, *,
                                                    engine: Engine = REFERENCE) -> None:
     """TURN-3, ACT-SECRET-1, ACT-TRADE-1, ACT-GIFT-1, ACT-COMP-1, ACT-GIFT-2, ACT-COMP-2, COMP-2:
@@ -762,6 +782,7 @@ def legal_actions_are_exactly_what_the_rules_allow(state: Any, *,
              f"({len(missing)} missing, {len(extra)} extra)")
 
 
+@checks("TURN-2", "TURN-3")
 def legal_actions_all_apply(state: Any, *, engine: Engine = REFERENCE) -> None:
     """TURN-2, TURN-3: a player to move always has an action (hands hold enough cards), and
     every legal action applies."""
@@ -785,6 +806,7 @@ def _known_rule_ids() -> frozenset[str]:
     return frozenset(spec_rule_ids())
 
 
+@checks("TURN-3", "TURN-4", "DEAL-1", "END-2")
 def illegal_decisions_are_refused(state: Any, decision: Any, *,
                                   engine: Engine = REFERENCE) -> None:
     """TURN-3, TURN-4, DEAL-1, END-2: a decision the state does not allow raises a ValueError
@@ -839,6 +861,7 @@ def _record_decisions(parsed: Any) -> list[Any]:
             for decision in (rnd.deal,) + tuple(d for _, ds in rnd.turns for d in ds)]
 
 
+@checks("SETUP-1", "UPDATE-4", "TURN-1")
 def records_replay_to_the_same_game(state: Any, *, engine: Engine = REFERENCE) -> None:
     """SETUP-1, UPDATE-4, TURN-1: the record of a game ("hanamikoji-record/1") replays, through
     JSON, to the same game: the same states, the same result, the same record again."""
@@ -970,6 +993,7 @@ def _expected_log(state: Any, player: int) -> tuple[ObservedTurn, ...]:
     return tuple(log)
 
 
+@checks("INFO-1", "ACT-SECRET-2", "ACT-TRADE-2", "COMP-3")
 def views_show_what_a_player_may_know(state: Any, player: int, *,
                                       engine: Engine = REFERENCE) -> None:
     """INFO-1, ACT-SECRET-2, ACT-TRADE-2, COMP-3: a view shows its player's own hand, secret and
@@ -1002,6 +1026,7 @@ def views_show_what_a_player_may_know(state: Any, player: int, *,
                  f"{_where(state)}: player {player}'s view shows {name} = {got!r}, not {want!r}")
 
 
+@checks("INFO-2", "DEAL-2", "DEAL-3", "DEAL-4", "ACT-SECRET-2", "ACT-TRADE-2")
 def views_leak_nothing(state: Any, player: int,
                        shuffle: Callable[[tuple[int, ...]], Sequence[int]], *,
                        engine: Engine = REFERENCE) -> None:

@@ -30,6 +30,7 @@ from hanamikoji.engine.hanamikoji import CHANCE, TERMINAL
 from . import invariants as inv
 from . import strategies as s
 from .engine_api import REFERENCE, Engine
+from hanamikoji.properties.core.cite import checks
 
 __all__ = ["games_machine"]
 
@@ -67,6 +68,7 @@ def games_machine(*, engine: Engine = REFERENCE) -> type[RuleBasedStateMachine]:
         def start(self, rules: Any, first_player: int) -> None:
             self._start(rules, first_player)
 
+        @checks("DEAL-1")
         @precondition(lambda self: self._to_move() == CHANCE)
         @rule(data=st.data(), planned=st.booleans())
         def deal(self, data: st.DataObject, planned: bool) -> None:
@@ -80,6 +82,7 @@ def games_machine(*, engine: Engine = REFERENCE) -> type[RuleBasedStateMachine]:
                 self.plan = []
                 self._apply(data.draw(s.deals(), label="deal"))
 
+        @checks("TURN-3", "TURN-4")
         @precondition(lambda self: self._to_move() in (0, 1))
         @rule(data=st.data())
         def decide(self, data: st.DataObject) -> None:
@@ -93,6 +96,7 @@ def games_machine(*, engine: Engine = REFERENCE) -> type[RuleBasedStateMachine]:
                 decision = data.draw(st.sampled_from(legal), label="decision")
             self._apply(decision)
 
+        @checks("END-2")
         @precondition(lambda self: self._to_move() == TERMINAL)
         @rule(rules=s.rules(), first_player=s.first_players())
         def next_game(self, rules: Any, first_player: int) -> None:
@@ -100,11 +104,13 @@ def games_machine(*, engine: Engine = REFERENCE) -> type[RuleBasedStateMachine]:
             self.finished += 1
             self._start(rules, first_player)
 
+        @checks("TURN-3", "TURN-4", "DEAL-1", "END-2")
         @rule(decision=s.well_formed_decisions())
         def try_a_decision(self, decision: Any) -> None:
             """TURN-3, TURN-4, DEAL-1, END-2: a decision the state does not allow is refused."""
             inv.illegal_decisions_are_refused(self.state, decision, engine=engine)
 
+        @checks("INFO-2")
         @precondition(lambda self: bool(self.state.history))
         @rule(player=s.first_players(), data=st.data())
         def reshuffle_what_a_player_cannot_see(self, player: int, data: st.DataObject) -> None:
@@ -114,6 +120,7 @@ def games_machine(*, engine: Engine = REFERENCE) -> type[RuleBasedStateMachine]:
 
             inv.views_leak_nothing(self.state, player, shuffle, engine=engine)
 
+        @checks("COMP-2", "DEAL-2", "SCORE-2", "SCORE-3", "END-2", "END-4", "VAR-IT-3", "TURN-1")
         @invariant()
         def state_invariants_hold(self) -> None:
             """COMP-2, DEAL-2, SCORE-2, SCORE-3, END-2, END-4, VAR-IT-3, TURN-1 and the rest:
@@ -121,6 +128,7 @@ def games_machine(*, engine: Engine = REFERENCE) -> type[RuleBasedStateMachine]:
             if self.state is not None:
                 inv.check_state(self.state, engine=engine)
 
+        @checks("TURN-3", "ACT-SECRET-1", "ACT-COMP-1", "ACT-GIFT-2")
         @invariant()
         def legal_actions_are_right(self) -> None:
             """TURN-3, ACT-SECRET-1, ACT-COMP-1, ACT-GIFT-2: the legal actions are exactly those
@@ -129,6 +137,7 @@ def games_machine(*, engine: Engine = REFERENCE) -> type[RuleBasedStateMachine]:
                 inv.legal_actions_are_exactly_what_the_rules_allow(self.state, engine=engine)
                 inv.legal_actions_all_apply(self.state, engine=engine)
 
+        @checks("INFO-1")
         @invariant()
         def views_are_right(self) -> None:
             """INFO-1: each player's view shows what they may know."""

@@ -34,6 +34,7 @@ from hanamikoji.engine.maiko import (
     resample,
 )
 from hanamikoji.engine.maiko.game import DOWN, EMPTY, UP, Phase, Reason
+from hanamikoji.properties.core.cite import checks
 
 __all__ = [
     "Violation",
@@ -97,6 +98,7 @@ def _tile_counts(state: State) -> Counter[int]:
 # --- state invariants -----------------------------------------------------------------------
 
 
+@checks("MK-COMP-1", "MK-SETUP-3", "MK-SETUP-4")
 def tiles_are_conserved(state: State) -> None:
     """MK-COMP-1, MK-SETUP-3, MK-SETUP-4: every tile is face down, face up, on a maiko board, discarded or in the box: 81, two of each item tile, nine friends."""
     counts = _tile_counts(state)
@@ -113,6 +115,7 @@ def tiles_are_conserved(state: State) -> None:
         raise _fail(state, f"{len(state.layout)} spaces, expected {81 - box}")
 
 
+@checks("MK-COMP-2", "MK-SETUP-2")
 def tokens_are_conserved(state: State) -> None:
     """MK-COMP-2, MK-SETUP-2: 16 tokens, each in the pool, a hand or on a tutor card, none negative."""
     places = [state.pool, *state.hands, *state.cards]
@@ -121,6 +124,7 @@ def tokens_are_conserved(state: State) -> None:
                            f"{state.cards}: expected 16 in all, none negative, 4 cards")
 
 
+@checks("MK-TURN-1", "MK-SETUP-6")
 def turn_order_is_clockwise(state: State) -> None:
     """MK-TURN-1, MK-SETUP-6: turn t is played by player (first + t) mod N."""
     n = state.config.players
@@ -143,6 +147,7 @@ def _visits_per_turn(state: State) -> Counter[int]:
     return visits
 
 
+@checks("MK-TUTOR-1")
 def one_tutor_per_turn(state: State) -> None:
     """MK-TUTOR-1: at most one tutor visit in each turn."""
     for turn, count in _visits_per_turn(state).items():
@@ -150,6 +155,7 @@ def one_tutor_per_turn(state: State) -> None:
             raise _fail(state, f"{count} tutor visits in turn {turn}")
 
 
+@checks("MK-FLIP-2", "MK-TUTOR-3", "MK-TUTOR-ONESAN-1")
 def legal_actions_are_sorted_distinct_and_face_down(state: State) -> None:
     """MK-FLIP-2, MK-TUTOR-3, MK-TUTOR-ONESAN-1: legal decisions are sorted and distinct; every flip, Danna and look names a face-down tile."""
     menu = legal_actions(state)
@@ -162,6 +168,7 @@ def legal_actions_are_sorted_distinct_and_face_down(state: State) -> None:
             raise _fail(state, f"{d!r} looks twice at one space")
 
 
+@checks("MK-END-4", "MK-END-5")
 def every_open_state_has_a_decision(state: State) -> None:
     """MK-END-4, MK-END-5: a state that is not the end has a legal decision, and a flip is due only while a face-down tile is left."""
     if state.phase in (Phase.LAYOUT, Phase.OVER):
@@ -196,6 +203,7 @@ def _static(state: State) -> bool:
     return all(n <= 1 for n in per_item.values())
 
 
+@checks("MK-STATIC-1", "MK-STATIC-2")
 def no_open_position_is_static(state: State) -> None:
     """MK-STATIC-1, MK-STATIC-2: no state that is not the end is static; a static end is one."""
     if state.phase is not Phase.OVER and _static(state):
@@ -205,6 +213,7 @@ def no_open_position_is_static(state: State) -> None:
             raise _fail(state, "a static end with a token in hand or after the trigger")
 
 
+@checks("MK-STATIC-3")
 def static_test_is_public(state: State) -> None:
     """MK-STATIC-3: the face-down tiles, as a multiset, are the tiles of the game minus every tile on view."""
     if state.phase is Phase.LAYOUT:
@@ -214,6 +223,7 @@ def static_test_is_public(state: State) -> None:
         raise _fail(state, "the face-down multiset differs from what public information gives")
 
 
+@checks("MK-SCORE-1", "MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4")
 def result_follows_the_boards(state: State) -> None:
     """MK-SCORE-1, MK-SCORE-2, MK-SCORE-3, MK-SCORE-4: +1 per own tile, -1 per other; most points, then most own tiles, then every player still tied wins."""
     result = state.result
@@ -234,6 +244,7 @@ def result_follows_the_boards(state: State) -> None:
         raise _fail(state, f"winners {result.winners}, expected {winners}")
 
 
+@checks("MK-END-1", "MK-END-2")
 def last_turns_are_equal(state: State) -> None:
     """MK-END-1, MK-END-2: a full-board end comes after the triggering turn and one last turn for each later player, so every player has had as many turns."""
     result = state.result
@@ -264,6 +275,7 @@ def _pays(before: State, decision: Decision) -> bool:
         isinstance(decision, OneSan) and before.phase is not Phase.LOOK)
 
 
+@checks("MK-TURN-2", "MK-FLIP-3", "MK-FLIP-4", "MK-FLIP-5", "MK-TUTOR-DANNA-2", "MK-TUTOR-DANNA-3")
 def turn_goes_on_exactly_after_a_pair_or_a_danna_item(before: State, decision: Decision, after: State) -> None:
     """MK-TURN-2, MK-FLIP-3, MK-FLIP-4, MK-FLIP-5, MK-TUTOR-DANNA-2, MK-TUTOR-DANNA-3: a turn ends at a mismatch, a friend or the ending step, and goes on after a pair, a Danna item and any other visit."""
     if before.phase in (Phase.LAYOUT, Phase.OVER):
@@ -290,6 +302,7 @@ def turn_goes_on_exactly_after_a_pair_or_a_danna_item(before: State, decision: D
         raise _fail(before, f"{decision!r} ended player {p}'s turn, which should go on")
 
 
+@checks("MK-TOKEN-1", "MK-TOKEN-2", "MK-COL-1", "MK-COL-2", "MK-TUTOR-2", "MK-ROW-4")
 def tokens_follow_friends_and_columns(before: State, decision: Decision, after: State) -> None:
     """MK-TOKEN-1, MK-TOKEN-2, MK-COL-1, MK-COL-2, MK-TUTOR-2, MK-ROW-4: the player's tokens change by one per friend revealed and per column completed (while tokens remain outside hands), less one per visit; nobody else's change."""
     if before.phase in (Phase.LAYOUT, Phase.OVER):
@@ -314,6 +327,7 @@ def tokens_follow_friends_and_columns(before: State, decision: Decision, after: 
         raise _fail(before, "a token gained did not come from the pool first")
 
 
+@checks("MK-ROW-1", "MK-ROW-2", "MK-ROW-3")
 def row_discard_fires_once_per_fill(before: State, decision: Decision, after: State) -> None:
     """MK-ROW-1, MK-ROW-2, MK-ROW-3: a row discard begins exactly when a placement fills the last empty item space of a row, and decides the row's item spaces in order."""
     if before.phase in (Phase.LAYOUT, Phase.OVER):
@@ -337,6 +351,7 @@ def row_discard_fires_once_per_fill(before: State, decision: Decision, after: St
         raise _fail(before, f"{decision!r} began a row discard without completing a row")
 
 
+@checks("MK-END-1", "MK-END-3")
 def full_board_ends_the_flipping(before: State, decision: Decision, after: State) -> None:
     """MK-END-1, MK-END-3: the end is triggered once, by the first board filled in its own turn, and a player whose board fills flips no more this turn."""
     if before.phase in (Phase.LAYOUT, Phase.OVER):
@@ -359,6 +374,7 @@ def full_board_ends_the_flipping(before: State, decision: Decision, after: State
 # --- hidden information ---------------------------------------------------------------------
 
 
+@checks("MK-INFO-1", "MK-INFO-2", "MK-INFO-3", "MK-STATIC-3")
 def views_do_not_leak(state: State, rng: random.Random | None = None) -> None:
     """MK-INFO-1, MK-INFO-2, MK-INFO-3, MK-STATIC-3: redrawing every tile a player has not seen leaves their view and the legal decisions unchanged."""
     rng = rng or random.Random(0)
@@ -371,6 +387,7 @@ def views_do_not_leak(state: State, rng: random.Random | None = None) -> None:
                                "tiles were redrawn")
 
 
+@checks("MK-TUTOR-ONESAN-2", "MK-INFO-2")
 def looks_reach_only_the_looker(state: State) -> None:
     """MK-TUTOR-ONESAN-2, MK-INFO-2: a view shows the tile of a One-san look to the player who looked and to nobody else."""
     for player in range(state.config.players):

@@ -56,7 +56,6 @@ def run_sample(*, max_examples: int = 10, seed: int = 0,
 
 
 def _rules(invariant: object) -> list[str]:
-    import re
+    from hanamikoji.properties.core.cite import cited
 
-    summary = (getattr(invariant, "__doc__", "") or "").split("\n\n")[0]
-    return re.findall(r"MK-[A-Z]+(?:-[A-Z]+)*-\d+", summary)
+    return list(cited(invariant))

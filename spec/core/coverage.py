@@ -9,15 +9,12 @@ What counts:
 * The rules are the bullets ``- **ID** ...`` (:data:`SPEC_BULLET`) of each game's spec file
   (:attr:`Game.spec_file`, relative to the checkout: spec/hanamikoji/rules.md, ...). A game is
   reached through the registry only; its IDs carry its own prefix, so one scan serves all.
-* A citation is any token of the ID form (:data:`RULE_ID`) in a ``.py`` file under tests/ or
-  properties/ (code, docstrings, comments and strings alike), attributed to the innermost
-  function or class around it, decorators included.
-* It is a check when that function or class is in a test file (``test_*.py``) or in a
-  ``machine.py`` of properties/ (a state machine's rules and invariants), or when it is an
-  invariant: a public function of an ``invariants.py`` of properties/ whose one-line docstring
-  (its first paragraph)
-  cites the ID; the invariants run in the property tests. Text outside a function or class,
-  and other modules (strategies, the broken engines), are mentions, not checks.
+* A citation is a rule ID given to the :func:`~hanamikoji.properties.core.cite.checks`
+  decorator (``@checks("MK-FLIP-3")``) of a test (a function in a ``test_*.py`` file), of an
+  invariant (a public function of an ``invariants.py`` of properties/) or of a state machine's
+  rule or invariant (a ``machine.py`` of properties/): one mechanism for tests and properties
+  alike. Nothing else counts: an ID in a comment, a docstring, a string or a fixture is a
+  mention, and the tests of this tool (``test_coverage*.py``) cover nothing.
 * Every ID-like token whose first word is a rule family of a spec (``DEAL``, ``ACT``,
   ``VAR``, ``MK``...) must name a rule, wherever it appears in tests/ and properties/: ``DEAL-9`` is
   reported as unknown, ``UTF-8`` is not a citation at all.
@@ -191,37 +188,67 @@ def _units(tree: ast.AST) -> list[_Unit]:
     return found
 
 
-def _is_check(path: str, unit: _Unit | None, line: int) -> bool:
-    if unit is None:
-        return False
+def _checks_file(path: str) -> bool:
+    """Whether ``@checks`` in this file cites: a test file (not the coverage tool's own tests),
+    or an ``invariants.py`` or ``machine.py`` of properties/."""
     file = os.path.basename(path)
+    if file.startswith("test_coverage"):
+        return False
     if file.startswith("test_") and file.endswith(".py"):
         return True
     parts = path.split("/")
-    in_suite = len(parts) in (2, 3) and parts[0] == "properties"  # properties/[GAME/]FILE
-    if in_suite and file == "invariants.py":
-        # An invariant: a public function whose one-line docstring cites its rule IDs.
-        return (unit.public_top_level and unit.is_function and unit.summary is not None
-                and unit.summary[0] <= line <= unit.summary[1])
-    return in_suite and file == "machine.py"
+    return parts[0] == "properties" and file in ("invariants.py", "machine.py")
+
+
+def _decorator_citations(tree: ast.AST) -> dict[int, str]:
+    """The lines of the rule IDs given to ``checks(...)`` decorators, with the qualname of the
+    function or class decorated."""
+    found: dict[int, str] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                for decorator in child.decorator_list:
+                    if not isinstance(decorator, ast.Call):
+                        continue
+                    called = decorator.func
+                    word = called.attr if isinstance(called, ast.Attribute) else \
+                        getattr(called, "id", None)
+                    if word != "checks":
+                        continue
+                    for arg in decorator.args:
+                        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                            found[arg.lineno] = name
+                visit(child, name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return found
 
 
 def citations_in(source: str, path: str, families: frozenset[str]) -> list[Citation]:
     """Every rule-ID token of a rule family in ``source`` (the file at ``path``, relative to the
-    checkout), attributed to its innermost function or class."""
+    checkout), attributed to its innermost function or class; a token given to a ``@checks``
+    decorator in a file whose checks count is a check, every other token a mention."""
     try:
-        units = _units(ast.parse(source))
+        tree = ast.parse(source)
+        units = _units(tree)
+        decorated = _decorator_citations(tree) if _checks_file(path) else {}
     except SyntaxError:
-        units = []
+        units, decorated = [], {}
     found = []
     for number, text in enumerate(source.splitlines(), start=1):
         for rule in RULE_ID.findall(text):
             if _family(rule) not in families:
                 continue
+            if number in decorated and (f'"{rule}"' in text or f"'{rule}'" in text):
+                found.append(Citation(rule, path, decorated[number], number, True))
+                continue
             around = [u for u in units if u.first <= number <= u.last]
             unit = around[-1] if around else None
-            found.append(Citation(rule, path, unit.name if unit else None, number,
-                                  _is_check(path, unit, number)))
+            found.append(Citation(rule, path, unit.name if unit else None, number, False))
     return found
 
 

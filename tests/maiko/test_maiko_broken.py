@@ -28,6 +28,7 @@ from hanamikoji.properties.core.suite import PROPERTIES_BY_NAME
 from hanamikoji.properties.maiko import invariants as mk_inv
 from hanamikoji.properties.maiko.scenarios import arrange, configure, decision
 from hanamikoji.properties.profiles import SUPPRESSED
+from hanamikoji.properties.core.cite import checks
 
 TESTS = Path(__file__).resolve().parents[1]
 if str(TESTS) not in sys.path:  # the broken games are the module maiko.broken of tests/
@@ -56,8 +57,9 @@ class Caught(Exception):
 
 
 def _cited(invariant: Callable[..., Any]) -> tuple[str, ...]:
-    summary = (invariant.__doc__ or "").split("\n\n")[0]
-    return tuple(RULE_ID.findall(summary))
+    from hanamikoji.properties.core.cite import cited
+
+    return cited(invariant)
 
 
 def _checker(name: str) -> Callable[[Any, Any, State], None]:
@@ -169,6 +171,8 @@ def _assert_caught(broken: BrokenMaiko, caught: pytest.ExceptionInfo) -> None:
 # --- the catalogue ------------------------------------------------------------------------------
 
 
+@checks("MK-TUTOR-ONESAN-2", "MK-INFO-2", "MK-FLIP-3", "MK-TURN-2", "MK-COL-2", "MK-TOKEN-1",
+       "MK-FLIP-5", "MK-SCORE-3", "MK-SCORE-4")
 def test_the_catalogue_names_rules_and_checks_that_exist():
     """MK-TUTOR-ONESAN-2, MK-INFO-2, MK-FLIP-3, MK-TURN-2, MK-COL-2, MK-TOKEN-1, MK-FLIP-5,
     MK-SCORE-3, MK-SCORE-4: the five broken engines of the issue, each breaking rules of the spec
@@ -194,6 +198,7 @@ def test_the_catalogue_names_rules_and_checks_that_exist():
 # --- each broken engine is caught ---------------------------------------------------------------
 
 
+@checks("MK-TUTOR-ONESAN-2", "MK-INFO-2")
 @pytest.mark.parametrize("name", BY_PROPERTY)
 def test_each_broken_maiko_is_caught_by_its_generic_property(name):
     """MK-TUTOR-ONESAN-2, MK-INFO-2: a view that shows another player's One-san look changes when
@@ -205,6 +210,7 @@ def test_each_broken_maiko_is_caught_by_its_generic_property(name):
     assert re.search(SAYS[name], str(caught.value)), str(caught.value)
 
 
+@checks("MK-FLIP-3", "MK-TURN-2", "MK-FLIP-5", "MK-COL-2", "MK-TOKEN-1")
 @pytest.mark.parametrize("name", BY_SEEDED_PLAY)
 def test_each_broken_maiko_is_caught_in_seeded_games(name):
     """MK-FLIP-3, MK-TURN-2, MK-FLIP-5, MK-COL-2, MK-TOKEN-1: seeded random games played with the
@@ -215,6 +221,7 @@ def test_each_broken_maiko_is_caught_in_seeded_games(name):
     _assert_caught(broken, caught)
 
 
+@checks("MK-COL-1", "MK-COL-2", "MK-TOKEN-1")
 def test_a_column_paid_twice_is_caught_at_the_second_layer():
     """MK-COL-1, MK-COL-2, MK-TOKEN-1: pink completes column 0 (a token), then lays a second layer
     on item 0; the broken engine pays the column again, and tokens_follow_friends_and_columns
@@ -227,6 +234,7 @@ def test_a_column_paid_twice_is_caught_at_the_second_layer():
     assert str(caught.value).count("turn 0: Flip(space=7)") == 1
 
 
+@checks("MK-SCORE-1", "MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4", "MK-END-2")
 def test_a_tie_break_ignoring_own_colour_tiles_is_caught():
     """MK-SCORE-1, MK-SCORE-2, MK-SCORE-3, MK-SCORE-4, MK-END-2: pink and green tie on 0 points,
     pink with 9 own-colour tiles and green with none; the broken engine makes both winners and
@@ -241,6 +249,7 @@ def test_a_tie_break_ignoring_own_colour_tiles_is_caught():
 # --- the reference passes the same checks with the same settings --------------------------------
 
 
+@checks("MK-TUTOR-ONESAN-2", "MK-INFO-2")
 @pytest.mark.parametrize("name", sorted({BROKEN[n].caught_by for n in BY_PROPERTY}))
 def test_the_reference_passes_the_generic_catchers_with_the_same_settings(name):
     """MK-TUTOR-ONESAN-2, MK-INFO-2: the reference engine's views pass views-leak-nothing under
@@ -248,6 +257,7 @@ def test_the_reference_passes_the_generic_catchers_with_the_same_settings(name):
     PROPERTIES_BY_NAME[name].test(GAME, settings=HUNT)()
 
 
+@checks("MK-FLIP-3", "MK-FLIP-5", "MK-TURN-2", "MK-COL-2", "MK-TOKEN-1", "MK-SCORE-3")
 @pytest.mark.parametrize("check", CHECKS)
 def test_the_reference_passes_each_maiko_catcher_on_the_same_seeded_games(check):
     """MK-FLIP-3, MK-FLIP-5, MK-TURN-2, MK-COL-2, MK-TOKEN-1, MK-SCORE-3: every Maiko invariant
@@ -256,6 +266,7 @@ def test_the_reference_passes_each_maiko_catcher_on_the_same_seeded_games(check)
     hunt(GAME, check)
 
 
+@checks("MK-COL-1", "MK-COL-2")
 def test_the_reference_pays_one_column_token_in_the_same_script():
     """MK-COL-1, MK-COL-2: the same scripted position passes tokens_follow_friends_and_columns
     with the reference engine: one token for the column, none for the second layer."""
@@ -266,6 +277,7 @@ def test_the_reference_pays_one_column_token_in_the_same_script():
     assert final.current == 1
 
 
+@checks("MK-SCORE-2", "MK-SCORE-3", "MK-END-2")
 def test_the_reference_breaks_the_tie_by_own_colour_tiles_in_the_same_script():
     """MK-SCORE-2, MK-SCORE-3, MK-END-2: the same scripted game passes result_follows_the_boards
     with the reference engine: pink wins alone on own-colour tiles."""
@@ -276,6 +288,7 @@ def test_the_reference_breaks_the_tie_by_own_colour_tiles_in_the_same_script():
     assert (final.result.scores, final.result.own, final.result.winners) == ((0, 0), (9, 0), (0,))
 
 
+@checks("MK-COL-1", "MK-COL-2", "MK-SCORE-3", "MK-END-1", "MK-END-2", "MK-ROW-1")
 def test_the_reference_passes_every_maiko_invariant_in_both_scripts():
     """MK-COL-1, MK-COL-2, MK-SCORE-3, MK-END-1, MK-END-2, MK-ROW-1: the two scripted positions
     are legal play that every Maiko state and step invariant accepts (so the catches above are

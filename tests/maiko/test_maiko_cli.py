@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from hanamikoji.properties.core.cite import checks
 
 
 def hanamikoji(*args: str) -> subprocess.CompletedProcess:
@@ -16,6 +17,7 @@ def hanamikoji(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
+@checks("MK-COMP-3", "MK-INFO-1")
 def test_play_prints_the_boards_and_the_turns():
     """MK-COMP-3, MK-INFO-1: the board, each maiko board as a 3 x 3 grid, the turn's steps."""
     done = hanamikoji("play", "--game", "maiko", "--players", "3", "--seed", "2")
@@ -27,6 +29,7 @@ def test_play_prints_the_boards_and_the_turns():
     assert last.startswith("Result: ") and "· end: " in last and "P2" in last
 
 
+@checks("MK-END-2", "MK-END-4", "MK-STATIC-2")
 @pytest.mark.parametrize("players", ["2", "3", "4"])
 def test_simulate_ends_every_game_and_its_records_validate(players, tmp_path):
     """MK-END-2, MK-END-4, MK-STATIC-2: every game ends, by one of the three ends, and each
@@ -44,6 +47,7 @@ def test_simulate_ends_every_game_and_its_records_validate(players, tmp_path):
     assert done.returncode == 0 and done.stdout.strip().endswith("40 valid, 0 illegal, 0 malformed")
 
 
+@checks("MK-END-5")
 def test_max_turns_reports_unfinished_games_never_as_results(tmp_path):
     """MK-END-5: a limit on turns belongs to the tool; a game stopped by it has no result."""
     records = tmp_path / "games.jsonl"

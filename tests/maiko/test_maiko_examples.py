@@ -21,6 +21,7 @@ from hanamikoji.engine.maiko import (
 from hanamikoji.engine.maiko.game import DOWN, UP, Phase
 from hanamikoji.properties.maiko.invariants import check_state
 from hanamikoji.properties.maiko.scenarios import BONSAI, KIMONO, configure, play, start
+from hanamikoji.properties.core.cite import checks
 
 WHITE, PURPLE, PINK, GREEN = 0, 1, 2, 3
 FOUR = configure(4)
@@ -30,6 +31,7 @@ def at(item: int, colour: int) -> int:
     return item * 4 + colour
 
 
+@checks("MK-FLIP-3", "MK-FLIP-5", "MK-ROW-1", "MK-ROW-2", "MK-COMP-4")
 def test_pink_maikos_turn() -> None:
     """MK-FLIP-3, MK-FLIP-5, MK-ROW-1, MK-ROW-2, MK-COMP-4: the pink maiko's turn. Two kimono
     pairs (the first completes her top row, whose discard sweeps the green kimono; the second is
@@ -57,6 +59,7 @@ def test_pink_maikos_turn() -> None:
     check_state(state)
 
 
+@checks("MK-TUTOR-DANNA-1", "MK-TUTOR-DANNA-2", "MK-TUTOR-2")
 def test_danna_example() -> None:
     """MK-TUTOR-DANNA-1, MK-TUTOR-DANNA-2, MK-TUTOR-2: the purple maiko visits Danna, reveals a
     white tile (for all to see), places it at once on her board and keeps playing."""
@@ -70,6 +73,7 @@ def test_danna_example() -> None:
     assert state.current == PINK
 
 
+@checks("MK-TUTOR-OKASAN-1")
 def test_oka_san_example() -> None:
     """MK-TUTOR-OKASAN-1: the white maiko visits Oka-san, takes a white tile from the pink
     maiko's board and keeps playing."""
@@ -86,6 +90,7 @@ def test_oka_san_example() -> None:
     assert state.current == PURPLE
 
 
+@checks("MK-TUTOR-ONESAN-1", "MK-TUTOR-ONESAN-2", "MK-INFO-2")
 def test_one_san_example() -> None:
     """MK-TUTOR-ONESAN-1, MK-TUTOR-ONESAN-2, MK-INFO-2: the green maiko flips a green kimono,
     visits One-san and secretly looks at six tiles (the other green kimono and a friend among
@@ -110,6 +115,7 @@ def test_one_san_example() -> None:
     assert state.hands[GREEN] == 1 and state.current == WHITE
 
 
+@checks("MK-TUTOR-SABANTO-1")
 def test_sabanto_example() -> None:
     """MK-TUTOR-SABANTO-1: the pink maiko visits Sabanto and sweeps a green bonsai from her
     board; it leaves the game and she keeps playing."""
@@ -122,6 +128,7 @@ def test_sabanto_example() -> None:
     assert state.current == GREEN
 
 
+@checks("MK-ROW-1", "MK-ROW-3")
 def test_green_maikos_row() -> None:
     """MK-ROW-1, MK-ROW-3: the green maiko fills her second row with pairs and sweeps one tile in
     each item space: the purple and the pink tile, keeping her own."""
@@ -136,6 +143,7 @@ def test_green_maikos_row() -> None:
     assert (state.current, state.phase) == (GREEN, Phase.FIRST)
 
 
+@checks("MK-SCORE-1", "MK-SCORE-2", "MK-END-1", "MK-END-2", "MK-ROW-4", "MK-COL-1")
 def test_final_score_ten_minus_three() -> None:
     """MK-SCORE-1, MK-SCORE-2, MK-END-1, MK-END-2, MK-ROW-4, MK-COL-1: the pink maiko ends with
     10 pink tiles and 3 others: 10 - 3 = 7. She fills her board in one turn of nine pairs (three

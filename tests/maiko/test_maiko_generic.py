@@ -14,6 +14,7 @@ from hanamikoji.engine.core import registry
 from hanamikoji.properties.core import invariants as inv
 from hanamikoji.properties.core.machine import games_machine
 from hanamikoji.properties.core.suite import PROPERTIES, PROPERTIES_BY_NAME
+from hanamikoji.properties.core.cite import checks
 
 NAMES = [p.name for p in PROPERTIES]
 MAIKO = registry.get("maiko")
@@ -25,6 +26,7 @@ def scaled(examples: int, **options: Any) -> settings:
                     deadline=None, **options)
 
 
+@checks("MK-INFO-2", "MK-COMP-1", "MK-COMP-2")
 @pytest.mark.parametrize("name", NAMES)
 def test_maiko_passes_every_generic_property(name):
     """MK-INFO-2, MK-COMP-1, MK-COMP-2: purity, refusals with rule IDs, the tile and token
@@ -32,6 +34,7 @@ def test_maiko_passes_every_generic_property(name):
     PROPERTIES_BY_NAME[name].test(MAIKO, settings=scaled(15))()
 
 
+@checks("MK-TURN-1")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_state_machine_plays_maiko(players):
     """MK-TURN-1: the generic state machine plays Maiko and checks every invariant each step."""
@@ -39,6 +42,7 @@ def test_the_state_machine_plays_maiko(players):
                               settings=scaled(5))
 
 
+@checks("MK-SETUP-5")
 def test_seeded_maiko_games_are_the_same_in_a_fresh_process():
     """MK-SETUP-5: the layout is drawn from the seed alone, the same in any process."""
     inv.seeded_games_are_reproducible(MAIKO, seeds=(0, 1))

@@ -39,6 +39,7 @@ from hanamikoji.engine.core.protocol import dumps
 from hanamikoji.engine.maiko import GAME, Flip, Phase
 from hanamikoji.engine.maiko.components import FRIEND, NUM_ITEMS
 from hanamikoji.engine.maiko.game import DOWN
+from hanamikoji.properties.core.cite import checks
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
@@ -96,6 +97,7 @@ def depths(out: dict[str, Any]) -> list[int]:
     return [1] + [out["depths"][str(d)] for d in range(1, len(out["depths"]) + 1)]
 
 
+@checks("MK-SETUP-5", "MK-FLIP-1", "MK-TUTOR-1")
 @pytest.mark.parametrize("players, seed, first", [(2, 0, 0), (3, 1, 2), (4, 2, 1)])
 def test_perft_from_a_seeded_layout_is_the_plain_walk(capsys, players, seed, first):
     """MK-SETUP-5, MK-FLIP-1, MK-TUTOR-1: from the layout of game 0 of the seed (the JSON output
@@ -147,6 +149,7 @@ def positions() -> dict[str, Any]:
 POSITIONS = ("before-the-end", "ending", "late", "one-san", "row-discard")
 
 
+@checks("MK-TUTOR-ONESAN-1", "MK-ROW-3", "MK-END-1", "MK-END-2")
 @pytest.mark.parametrize("name", POSITIONS)
 def test_perft_from_a_history_is_perft_from_the_state_it_reaches(capsys, tmp_path, name):
     """MK-TUTOR-ONESAN-1 (each look and the stop), MK-ROW-3 (each item space of a discard),
@@ -171,6 +174,7 @@ def test_perft_from_a_history_is_perft_from_the_state_it_reaches(capsys, tmp_pat
     assert sum(parts) == out["depths"]["2"] and len(parts) == out["depths"]["1"]
 
 
+@checks("MK-FLIP-2")
 def test_a_history_the_rules_refuse_is_exit_2_with_its_path_and_rule(capsys, tmp_path):
     """MK-FLIP-2: a flip of the first tile again is refused; the message names the decision."""
     position = GAME.position_to_json(positions()["late"])
@@ -211,6 +215,7 @@ def test_the_reference_adapter_agrees_with_the_reference(capsys, players):
     assert code == 0 and report["status"] == "agree" and report["games"] >= 2, report
 
 
+@checks("MK-SETUP-1", "MK-SETUP-5", "MK-INFO-1")
 def test_the_protocol_carries_maikos_options_layout_decisions_and_views(capsys, tmp_path):
     """MK-SETUP-1, MK-SETUP-5, MK-INFO-1..3: with 3 players every request of the protocol is
     Maiko's: new_game names the game and its options, the layout is a chance outcome of every
@@ -260,6 +265,7 @@ for line in sys.stdin:
 """
 
 
+@checks("MK-INFO-3")
 @pytest.mark.parametrize("change", [False, True])
 def test_an_adapter_printing_json_its_own_way_is_compared_in_full(capsys, tmp_path, change):
     """MK-INFO-3: the answers are parsed and compared when they are not the reference's own
@@ -410,6 +416,7 @@ def test_an_adapter_engine_that_cannot_be_loaded_is_one_line_and_exit_2():
 # --- the fast comparison says what the full one says ------------------------------------------
 
 
+@checks("MK-INFO-1", "MK-TUTOR-ONESAN-2")
 def test_a_views_text_is_the_canonical_text_of_its_json():
     """MK-INFO-1..3, MK-TUTOR-ONESAN-2: the view text built step by step (the reference's side
     of diff, and the reference adapter's answers) is byte for byte protocol.dumps of
@@ -444,6 +451,7 @@ def test_a_views_text_is_the_canonical_text_of_its_json():
         assert adapter.answer_line(line) == dumps(adapter.answer(line)), line
 
 
+@checks("MK-FLIP-3")
 def test_the_plan_makes_pairs():
     """MK-FLIP-3: the planned first flip has another tile of its item face down, and the
     planned second flip is that other tile: a pair, and the turn goes on."""

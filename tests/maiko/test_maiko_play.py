@@ -16,8 +16,10 @@ from hanamikoji.engine.maiko.game import Phase
 from hanamikoji.engine.maiko.view import seen_spaces
 from hanamikoji.properties.maiko import invariants as inv
 from hanamikoji.properties.maiko.scenarios import configure, play, random_states, start
+from hanamikoji.properties.core.cite import checks
 
 
+@checks("MK-SETUP-1")
 def test_registered_and_complete() -> None:
     """MK-SETUP-1: the registry finds Maiko by name and by record format; every abstract method
     of the core's Game is implemented."""
@@ -27,6 +29,7 @@ def test_registered_and_complete() -> None:
     assert GAME.rule_prefix == "MK-" and GAME.spec_file == "spec/maiko/rules.md"
 
 
+@checks("MK-SETUP-1", "MK-SETUP-4")
 def test_options() -> None:
     """MK-SETUP-1, MK-SETUP-4: options are JSON values with defaults; bad ones are OptionErrors."""
     assert GAME.configure() == Config.make(2)
@@ -41,6 +44,7 @@ def test_options() -> None:
     assert GAME.options[1].parse("pink,green") == "pink,green"
 
 
+@checks("MK-SETUP-5")
 def test_chance_then_play_through_the_interface() -> None:
     """MK-SETUP-5: the layout is a chance node the core draws through sample_chance; the game
     then runs to a terminal state with an outcome."""
@@ -58,6 +62,7 @@ def test_chance_then_play_through_the_interface() -> None:
     assert GAME.replay(GAME.history(state), config, 1) == state
 
 
+@checks("MK-STATIC-2", "MK-END-2", "MK-END-4")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_uniform_random_play_ends_every_game(players: int) -> None:
     """MK-STATIC-2, MK-END-2, MK-END-4: 50 seeded games of uniform random play all end, mostly
@@ -73,6 +78,7 @@ def test_uniform_random_play_ends_every_game(players: int) -> None:
     assert reasons["static"] > 0 and reasons["full-board"] > 0
 
 
+@checks("MK-COMP-1", "MK-COMP-2", "MK-TUTOR-1", "MK-TURN-2", "MK-COL-2", "MK-ROW-2", "MK-END-1")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_invariants_and_ledger_after_every_step(players: int) -> None:
     """MK-COMP-1, MK-COMP-2, MK-TUTOR-1, MK-TURN-2, MK-COL-2, MK-ROW-2, MK-END-1: every state
@@ -90,6 +96,7 @@ def test_invariants_and_ledger_after_every_step(players: int) -> None:
         assert state.phase is Phase.OVER
 
 
+@checks("MK-INFO-2", "MK-TUTOR-ONESAN-2", "MK-STATIC-3")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_non_interference(players: int) -> None:
     """MK-INFO-2, MK-TUTOR-ONESAN-2, MK-STATIC-3: redrawing every tile a player has not seen
@@ -104,6 +111,7 @@ def test_non_interference(players: int) -> None:
             inv.looks_reach_only_the_looker(state)
 
 
+@checks("MK-TUTOR-ONESAN-2", "MK-INFO-2")
 def test_resample_keeps_own_looks_and_redraws_others() -> None:
     """MK-TUTOR-ONESAN-2, MK-INFO-2: resampling keeps what the player saw, and can change the
     tile another player looked at."""
@@ -123,6 +131,7 @@ def test_resample_keeps_own_looks_and_redraws_others() -> None:
     assert isinstance(state.steps[0].decision, OneSan)
 
 
+@checks("MK-TURN-1")
 def test_turn_counter_and_length() -> None:
     """MK-TURN-1: the state counts turns (a simulator may stop on it); length counts turns played."""
     state = play(start(configure(2), ["white-0", "white-1", "white-2", "white-3"]),
@@ -131,6 +140,7 @@ def test_turn_counter_and_length() -> None:
     assert legal_actions(state)
 
 
+@checks("MK-COMP-3", "MK-INFO-1")
 def test_render_shows_grids_tokens_and_steps() -> None:
     """MK-COMP-3, MK-INFO-1: the display draws the board as a grid of spaces, each maiko board as
     3 x 3 item spaces, the tokens and every step of every turn."""

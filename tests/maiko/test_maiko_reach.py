@@ -28,6 +28,7 @@ from hanamikoji.engine.maiko.game import DOWN, Phase, board_full, filled
 from hanamikoji.spec.core.queries import Finding
 from hanamikoji.spec.core.solver import Deadline
 from hanamikoji.spec.maiko import reach
+from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RULES = set(re.findall(r"^- \*\*(MK-[A-Z-]+-\d+)\*\*",
@@ -170,6 +171,7 @@ def test_derivations_give_the_values_argued_in_the_module_docstring() -> None:
 # --- fastest_end --------------------------------------------------------------------------
 
 
+@checks("MK-END-2", "MK-STATIC-2", "MK-END-4")
 @pytest.mark.parametrize("players", COUNTS)
 @pytest.mark.parametrize("reason", reach.REASONS)
 def test_fastest_end_agrees_with_the_derivation(players: int, reason: str) -> None:
@@ -196,6 +198,7 @@ def replay_without_script(witness: Any) -> tuple[Any, ...]:
     return state.steps
 
 
+@checks("MK-END-2", "MK-END-4", "MK-STATIC-2")
 def test_fastest_end_witnesses_replay_with_the_claimed_turns_and_flips() -> None:
     """MK-END-2, MK-END-4, MK-STATIC-2: one witness per minimum (two when no game has both),
     each replayed from scratch, each record valid, each showing the model's turns and flips."""
@@ -224,6 +227,7 @@ CORE_NEEDS = {
 }
 
 
+@checks("MK-TUTOR-1", "MK-END-2", "MK-STATIC-1", "MK-END-4")
 def test_fastest_end_cores_are_mk_rules_and_the_expected_ones() -> None:
     """MK-TUTOR-1, MK-END-2, MK-STATIC-1, MK-END-4: every core names only existing MK rules;
     the cores of the minima contain the rules the arguments rest on; the hypotheses are only
@@ -247,6 +251,7 @@ def test_fastest_end_cores_are_mk_rules_and_the_expected_ones() -> None:
                 assert setup in claims[0].rules, (players, reason, what, claims[0].rules)
 
 
+@checks("MK-END-2", "MK-TURN-1")
 def test_fewest_turns_of_a_full_board_needs_only_the_round_rules() -> None:
     """MK-END-2, MK-TURN-1: a full-board game lasting fewer than N turns is impossible for the
     turn order alone: the core has no tile or token rule."""
@@ -258,6 +263,7 @@ def test_fewest_turns_of_a_full_board_needs_only_the_round_rules() -> None:
 # --- static_reachable ---------------------------------------------------------------------
 
 
+@checks("MK-STATIC-1", "MK-STATIC-2")
 def test_static_reachable_answers_and_witnesses() -> None:
     """MK-STATIC-1, MK-STATIC-2: reachable with 2, 3, 4 players, in Fr + N turns and the
     derived flips, one game for both; each witness ends 'static' in the engine, with no token,
@@ -282,6 +288,7 @@ def test_static_reachable_answers_and_witnesses() -> None:
 # --- no_face_down_end ---------------------------------------------------------------------
 
 
+@checks("MK-END-4")
 def test_no_face_down_end_answers_and_witnesses() -> None:
     """MK-END-4: with 2, 3, 4 players the game can end with no tile face down; the minima equal
     the derivation's; each witness ends 'no-face-down-tile' with nothing face down."""
@@ -302,6 +309,7 @@ def test_no_face_down_end_answers_and_witnesses() -> None:
         assert DOWN not in state.spaces
 
 
+@checks("MK-END-4", "MK-TUTOR-OKASAN-1", "MK-TUTOR-SABANTO-1")
 def test_no_face_down_end_other_readings_would_leave_moves() -> None:
     """MK-END-4, MK-TUTOR-OKASAN-1, MK-TUTOR-SABANTO-1: at the end of the turn-start witness the
     player who must flip holds a token and has Oka-san or Sabanto visits: under the readings
@@ -316,6 +324,7 @@ def test_no_face_down_end_other_readings_would_leave_moves() -> None:
         assert state.hands[mover] >= 1
 
 
+@checks("MK-END-4", "MK-STATIC-1", "MK-STATIC-2")
 def test_no_face_down_tile_takes_precedence_over_a_static_position() -> None:
     """MK-END-4, MK-STATIC-1, MK-STATIC-2: at a first flip with no tile face down and no token
     in any hand, MK-STATIC-1's conditions hold too (vacuously); the engine ends the game by
@@ -329,6 +338,7 @@ def test_no_face_down_tile_takes_precedence_over_a_static_position() -> None:
     assert not any(state.hands) and state.triggered_by is None and DOWN not in state.spaces
 
 
+@checks("MK-END-2", "MK-TUTOR-DANNA-3")
 def test_a_last_turn_can_take_no_flip() -> None:
     """MK-END-2, MK-TUTOR-DANNA-3: after a full board, a last turn ends without a flip when its
     player reveals a friend with Danna (the brief's "each last turn flips at least once" is not
@@ -354,6 +364,7 @@ def _gone_for_good(state: Any, player: int) -> list[int]:
             and all(b[i * 4 + colour] == 0 for q, b in enumerate(state.boards) if q != player)]
 
 
+@checks("MK-STATIC-1", "MK-END-5")
 def test_dead_not_static_witnesses_and_answer() -> None:
     """MK-STATIC-1, MK-END-5: for 2, 3, 4 players a reachable position, not static (a player
     holds a token), in which every board lacks an item gone for good; the witnesses replay and
@@ -375,6 +386,7 @@ def test_dead_not_static_witnesses_and_answer() -> None:
     assert answer["without_MK_STATIC_2"]["can_reach_a_position_that_never_ends"] is True
 
 
+@checks("MK-END-1", "MK-TUTOR-OKASAN-1", "MK-FLIP-3")
 def test_dead_positions_never_fill_a_board_by_exhaustive_search() -> None:
     """MK-END-1, MK-TUTOR-OKASAN-1, MK-FLIP-3: from each dead position, every position the
     engine can reach (all decisions) has no full board and no trigger; every one can still
@@ -391,6 +403,7 @@ def test_dead_positions_never_fill_a_board_by_exhaustive_search() -> None:
         assert ends == {"static", "no-face-down-tile"}
 
 
+@checks("MK-END-1")
 def test_dead_positions_never_fill_a_board_in_random_play() -> None:
     """MK-END-1: a third method: 300 random games from each dead position (every decision
     drawn from the engine's menu) never fill a board."""
@@ -406,6 +419,8 @@ def test_dead_positions_never_fill_a_board_in_random_play() -> None:
                 assert not any(board_full(b) for b in state.boards)
 
 
+@checks("MK-FLIP-3", "MK-FLIP-4", "MK-TUTOR-DANNA-2", "MK-TUTOR-OKASAN-1", "MK-TUTOR-SABANTO-1",
+       "MK-ROW-1", "MK-TUTOR-ONESAN-2", "MK-END-1")
 def test_invariant_core_names_every_kind_of_decision() -> None:
     """MK-FLIP-3, MK-FLIP-4, MK-TUTOR-DANNA-2, MK-TUTOR-OKASAN-1, MK-TUTOR-SABANTO-1, MK-ROW-1,
     MK-TUTOR-ONESAN-2, MK-END-1: the gone-for-good invariant is kept by each kind of decision,
@@ -416,6 +431,8 @@ def test_invariant_core_names_every_kind_of_decision() -> None:
                                 "MK-TUTOR-ONESAN-2", "MK-END-1"}
 
 
+@checks("MK-STATIC-2", "MK-END-4", "MK-END-2", "MK-FLIP-3", "MK-FLIP-4", "MK-FLIP-5",
+       "MK-TUTOR-DANNA-1")
 def test_progress_core_and_the_trap_without_static_end() -> None:
     """MK-STATIC-2, MK-END-4, MK-END-2, MK-FLIP-3, MK-FLIP-4, MK-FLIP-5, MK-TUTOR-DANNA-1: the
     potential argument needs exactly these rules; without MK-STATIC-2, z3 finds the trap: two or
@@ -429,6 +446,7 @@ def test_progress_core_and_the_trap_without_static_end() -> None:
     assert not trap["token_in_a_hand"] and not trap["two_of_one_item"] and not trap["triggered"]
 
 
+@checks("MK-STATIC-2", "MK-FLIP-4")
 def test_without_static_end_the_static_position_is_a_trap() -> None:
     """MK-STATIC-2, MK-FLIP-4: each static witness's last position, read as going on, reaches
     only flips and mismatches: no end of any kind is reachable; with MK-STATIC-2 it ends."""
@@ -512,6 +530,7 @@ def small_graphs() -> tuple[reach.Graph, ...]:
     return tuple(reach.explore(state, limit=60_000) for state in small_positions())
 
 
+@checks("MK-TURN-2", "MK-TUTOR-1", "MK-TUTOR-2", "MK-FLIP-3", "MK-END-1")
 def test_counting_model_is_a_lower_bound_on_engine_play() -> None:
     """MK-TURN-2, MK-TUTOR-1, MK-TUTOR-2, MK-FLIP-3: from each small reachable position, an
     exhaustive search over engine states gives the true fewest turns and flips to each ending;
@@ -541,6 +560,7 @@ def test_counting_model_is_a_lower_bound_on_engine_play() -> None:
     assert set(full_board) | set(dead) <= set(exact)
 
 
+@checks("MK-STATIC-2", "MK-END-4", "MK-END-2")
 def test_every_small_position_can_end() -> None:
     """MK-STATIC-2, MK-END-4, MK-END-2: in every position reachable from the small positions
     (all decisions, exhaustively) some sequence of decisions ends the game; the potential
@@ -552,6 +572,7 @@ def test_every_small_position_can_end() -> None:
 # --- the model's pieces ---------------------------------------------------------------------
 
 
+@checks("MK-SETUP-2", "MK-SETUP-3", "MK-SETUP-4", "MK-SETUP-5")
 def test_start_of_the_new_game_is_the_initial_start() -> None:
     """MK-SETUP-2, MK-SETUP-3, MK-SETUP-4, MK-SETUP-5: read from the engine's first position,
     the position summary is the one the rules give."""
@@ -561,6 +582,7 @@ def test_start_of_the_new_game_is_the_initial_start() -> None:
         assert attrs.evolve(summary, initial=True) == reach.Start.new_game(players)
 
 
+@checks("MK-COMP-1")
 def test_counting_model_cores_only_cite_rules_or_labelled_hypotheses() -> None:
     """MK-COMP-1: every tracked constraint of the model is an MK rule of the spec or a label
     that says what it is (a definition, the position, the question)."""
@@ -573,6 +595,7 @@ def test_counting_model_cores_only_cite_rules_or_labelled_hypotheses() -> None:
 # --- time and docstrings --------------------------------------------------------------------
 
 
+@checks("MK-END-5")
 @pytest.mark.parametrize("name", ["fastest_end", "static_reachable", "dead_not_static",
                                   "no_face_down_end"])
 def test_each_query_answers_in_under_ten_seconds(name: str) -> None:
@@ -585,6 +608,7 @@ def test_each_query_answers_in_under_ten_seconds(name: str) -> None:
     assert time.perf_counter() - start < 10
 
 
+@checks("MK-END-2")
 def test_docstring_examples() -> None:
     """MK-END-2: the module's examples run."""
     result = doctest.testmod(reach)

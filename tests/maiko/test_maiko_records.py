@@ -14,6 +14,7 @@ from hanamikoji.engine.core.game import IllegalRecordError, MalformedRecordError
 from hanamikoji.engine.maiko import GAME, Config, legal_actions, read_record, to_record
 from hanamikoji.engine.maiko.record import record_schema, schema_text
 from hanamikoji.properties.maiko.scenarios import configure, play, random_game, random_states, start
+from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -22,6 +23,7 @@ def _json(obj):
     return json.loads(json.dumps(obj))
 
 
+@checks("MK-SETUP-5", "MK-SETUP-6", "MK-SCORE-1")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_record_round_trip_is_exact(players: int) -> None:
     """MK-SETUP-5, MK-SETUP-6, MK-SCORE-1: a record (options, first player, layout, every
@@ -41,6 +43,7 @@ def test_record_round_trip_is_exact(players: int) -> None:
         assert len(record["turns"]) == GAME.length(final)[1]
 
 
+@checks("MK-SETUP-1", "MK-SETUP-4")
 def test_record_options_round_trip() -> None:
     """MK-SETUP-1, MK-SETUP-4: the options of a record are those of the game."""
     config = configure(2, "green,pink", "purple")
@@ -53,6 +56,7 @@ def test_record_options_round_trip() -> None:
         assert GAME.configure(GAME.options_of(config)) == config
 
 
+@checks("MK-SETUP-5")
 def test_schema_file_is_current_and_records_validate() -> None:
     """MK-SETUP-5: spec/maiko/record.schema.json is the engine's schema, and written records
     (and only well-shaped ones) validate against it."""
@@ -67,6 +71,7 @@ def test_schema_file_is_current_and_records_validate() -> None:
     assert not validator.is_valid(bad)
 
 
+@checks("MK-ROW-3", "MK-TUTOR-1")
 def test_decisions_round_trip_through_json() -> None:
     """MK-ROW-3, MK-TUTOR-1: every legal decision of random games writes to JSON and reads back."""
     for players in (2, 4):
@@ -75,6 +80,7 @@ def test_decisions_round_trip_through_json() -> None:
                 assert GAME.decision_from_json(_json(GAME.decision_to_json(decision))) == decision
 
 
+@checks("MK-COMP-1", "MK-COMP-5")
 @pytest.mark.parametrize("obj, path", [
     ([], "$"),
     ({"kind": "jump"}, "$.kind"),
@@ -98,6 +104,7 @@ def _record() -> dict:
     return _json(to_record(random_game(Config.make(3), 5)))
 
 
+@checks("MK-SETUP-1")
 @pytest.mark.parametrize("change, path", [
     (lambda r: r.update(format="maiko-record/2"), "$.format"),
     (lambda r: r.pop("layout"), "$.layout"),
@@ -132,6 +139,8 @@ def _illegal(record: dict) -> IllegalRecordError:
     return caught.value
 
 
+@checks("MK-TURN-1", "MK-TURN-2", "MK-FLIP-2", "MK-END-5", "MK-SETUP-3", "MK-SETUP-4",
+       "MK-SETUP-6", "MK-STATIC-2", "MK-SCORE-1", "MK-SCORE-2", "MK-SCORE-3")
 def test_illegal_records_name_the_rule_and_where() -> None:
     """MK-TURN-1, MK-TURN-2, MK-FLIP-2, MK-END-5, MK-SETUP-3, MK-SETUP-4, MK-SETUP-6,
     MK-STATIC-2, MK-SCORE-1, MK-SCORE-2, MK-SCORE-3: a well-shaped record of something the
@@ -197,6 +206,7 @@ def test_illegal_records_name_the_rule_and_where() -> None:
     assert _illegal(two).rule == "MK-SETUP-6"
 
 
+@checks("MK-END-5")
 def test_unfinished_record_with_a_result_is_illegal() -> None:
     """MK-END-5: a record that claims a result for a game that is not over is illegal."""
     record = _record()
@@ -206,6 +216,7 @@ def test_unfinished_record_with_a_result_is_illegal() -> None:
     assert read_record(record).result is None
 
 
+@checks("MK-INFO-1", "MK-INFO-2")
 def test_view_json_is_json_and_hides_the_layout() -> None:
     """MK-INFO-1, MK-INFO-2: a view's JSON holds the public board (face down as "down"), never
     the layout, and another player's look without its tile."""

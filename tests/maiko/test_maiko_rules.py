@@ -42,6 +42,7 @@ from hanamikoji.engine.maiko.game import DOWN, EMPTY, UP, Phase, is_static
 from hanamikoji.engine.maiko.view import HIDDEN
 from hanamikoji.properties.maiko import invariants as inv
 from hanamikoji.properties.maiko.scenarios import configure, play, random_game, start
+from hanamikoji.properties.core.cite import checks
 
 PINK_GREEN = configure(2, "pink,green")  # pink is player 0, green 1; white goes to the box
 
@@ -60,6 +61,7 @@ def illegal(state, decision, rule: str) -> IllegalActionError:
 # --- components and setup -------------------------------------------------------------------
 
 
+@checks("MK-COMP-1")
 def test_MK_COMP_1_tiles() -> None:
     """MK-COMP-1: 81 tiles: two of each colour and item, nine friends; tiles are codes."""
     tiles = Config.make(4).tiles
@@ -69,6 +71,7 @@ def test_MK_COMP_1_tiles() -> None:
     assert all(parse_tile(tile_name(code)) == code for code in range(37))
 
 
+@checks("MK-COMP-2")
 def test_MK_COMP_2_tokens_and_tutor_cards() -> None:
     """MK-COMP-2: 16 tokens in the pool, the hands and on four tutor cards."""
     state = new_game(Config.make(3))
@@ -76,12 +79,14 @@ def test_MK_COMP_2_tokens_and_tutor_cards() -> None:
     assert [t.label for t in Tutor] == ["danna", "oka-san", "one-san", "sabanto"]
 
 
+@checks("MK-COMP-3")
 def test_MK_COMP_3_rows_and_columns() -> None:
     """MK-COMP-3: item i sits in row i // 3 and column i % 3."""
     for item in range(9):
         assert item in ROWS[item // 3] and item in COLUMNS[item % 3]
 
 
+@checks("MK-COMP-4")
 def test_MK_COMP_4_item_space_filled_by_one_tile_and_public() -> None:
     """MK-COMP-4: an item space with one tile is filled like one with two (a row of a Danna single
     and two pairs completes); every tile on a maiko board, lower layers included, is public."""
@@ -91,6 +96,7 @@ def test_MK_COMP_4_item_space_filled_by_one_tile_and_public() -> None:
     assert observe(state, 1).boards[0] == state.boards[0]
 
 
+@checks("MK-COMP-5")
 def test_MK_COMP_5_spaces_are_numbers() -> None:
     """MK-COMP-5: the spaces are 0 to S-1; a space out of range is not a decision."""
     state = start(PINK_GREEN, [])
@@ -103,6 +109,7 @@ def test_MK_COMP_5_spaces_are_numbers() -> None:
         apply(state, "flip 3")  # type: ignore[arg-type]
 
 
+@checks("MK-SETUP-1")
 def test_MK_SETUP_1_players_and_colours() -> None:
     """MK-SETUP-1: 2 to 4 players with different colours; by default the book's order."""
     assert Config.make(3).colours == (Colour.WHITE, Colour.PURPLE, Colour.PINK)
@@ -114,6 +121,7 @@ def test_MK_SETUP_1_players_and_colours() -> None:
         assert caught.value.rule == "MK-SETUP-1"
 
 
+@checks("MK-SETUP-2")
 def test_MK_SETUP_2_starting_tokens() -> None:
     """MK-SETUP-2: one token per player, 16 - N in the pool, no token on a tutor card."""
     for n in (2, 3, 4):
@@ -121,6 +129,7 @@ def test_MK_SETUP_2_starting_tokens() -> None:
         assert state.hands == (1,) * n and state.pool == 16 - n and state.cards == (0, 0, 0, 0)
 
 
+@checks("MK-SETUP-3")
 def test_MK_SETUP_3_three_and_four_players() -> None:
     """MK-SETUP-3: 81 tiles on 81 spaces; with 3 players the unplayed colour stays."""
     three = Config.make(3)
@@ -131,6 +140,7 @@ def test_MK_SETUP_3_three_and_four_players() -> None:
     assert caught.value.rule == "MK-SETUP-3"
 
 
+@checks("MK-SETUP-4")
 def test_MK_SETUP_4_two_players() -> None:
     """MK-SETUP-4: 3 friends and the 18 tiles of one unplayed colour go to the box (by default
     the first unplayed colour in the book's order); 60 tiles on 60 spaces."""
@@ -148,6 +158,7 @@ def test_MK_SETUP_4_two_players() -> None:
     assert error.value.rule == "MK-SETUP-4"
 
 
+@checks("MK-SETUP-5")
 def test_MK_SETUP_5_layout_is_a_hidden_chance_outcome() -> None:
     """MK-SETUP-5: the layout is a chance node (drawn from a seeded rng), the tiles lie face
     down, no player sees them, and it comes first and once."""
@@ -168,6 +179,7 @@ def test_MK_SETUP_5_layout_is_a_hidden_chance_outcome() -> None:
     assert caught.value.rule == "MK-SETUP-3"
 
 
+@checks("MK-SETUP-6")
 def test_MK_SETUP_6_first_player() -> None:
     """MK-SETUP-6: the first player is a parameter; the first turn is theirs."""
     state = start(Config.make(4), [], first_player=3)
@@ -180,6 +192,7 @@ def test_MK_SETUP_6_first_player() -> None:
 # --- turns and flips ------------------------------------------------------------------------
 
 
+@checks("MK-TURN-1")
 def test_MK_TURN_1_clockwise() -> None:
     """MK-TURN-1: after player p comes player (p + 1) mod N."""
     state = start(Config.make(3), ["white-0", "white-1", "white-2", "white-3", "white-4",
@@ -191,6 +204,7 @@ def test_MK_TURN_1_clockwise() -> None:
     assert seen == [2, 0, 1, 2]
 
 
+@checks("MK-TURN-2")
 def test_MK_TURN_2_turn_goes_on_until_a_mismatch_or_a_friend() -> None:
     """MK-TURN-2: no decision ends a turn at will: after a pair the player must flip again, and
     ending a turn is a decision only in the ending step."""
@@ -201,6 +215,7 @@ def test_MK_TURN_2_turn_goes_on_until_a_mismatch_or_a_friend() -> None:
     illegal(state, EndTurn(), "MK-TURN-2")
 
 
+@checks("MK-FLIP-1")
 def test_MK_FLIP_1_two_flips_seen_by_all() -> None:
     """MK-FLIP-1: a turn flips one face-down tile and then a second; a flipped tile is seen by
     every player, and the first flip's menu is every face-down space."""
@@ -214,6 +229,7 @@ def test_MK_FLIP_1_two_flips_seen_by_all() -> None:
     assert observe(state, 1).known() == {0: parse_tile("pink-0"), 1: parse_tile("green-4")}
 
 
+@checks("MK-FLIP-2")
 def test_MK_FLIP_2_only_face_down_tiles() -> None:
     """MK-FLIP-2: the first tile of the flip in progress, an empty space and a face-up friend
     cannot be flipped."""
@@ -226,6 +242,7 @@ def test_MK_FLIP_2_only_face_down_tiles() -> None:
     assert Flip(2) not in legal_actions(state) and Flip(0) not in legal_actions(state)
 
 
+@checks("MK-FLIP-3")
 def test_MK_FLIP_3_pair_of_any_colours() -> None:
     """MK-FLIP-3: two tiles of one item, whatever their colours, go onto that item space and the
     turn goes on."""
@@ -237,6 +254,7 @@ def test_MK_FLIP_3_pair_of_any_colours() -> None:
     assert (state.current, state.turn, state.phase) == (1, 0, Phase.FIRST)
 
 
+@checks("MK-FLIP-4")
 def test_MK_FLIP_4_mismatch() -> None:
     """MK-FLIP-4: two different items go back face down and the turn ends."""
     state = play(start(PINK_GREEN, ["pink-0", "pink-1"]), "flip 0", "flip 1")
@@ -244,6 +262,7 @@ def test_MK_FLIP_4_mismatch() -> None:
     assert (state.current, state.turn) == (1, 1) and sum(state.boards[0]) == 0
 
 
+@checks("MK-FLIP-5")
 def test_MK_FLIP_5_friend_as_first_or_second_tile() -> None:
     """MK-FLIP-5: a friend stays face up, gives a token and ends the turn at once: as the first
     tile no second flip follows; as the second the first goes back face down."""
@@ -258,6 +277,7 @@ def test_MK_FLIP_5_friend_as_first_or_second_tile() -> None:
 # --- tutors ---------------------------------------------------------------------------------
 
 
+@checks("MK-TUTOR-1")
 def test_MK_TUTOR_1_once_per_turn_at_any_moment() -> None:
     """MK-TUTOR-1: one visit per turn: before the first flip, between the flips or after a pair;
     a second visit in the turn is illegal, in the next turn it is open again."""
@@ -270,6 +290,7 @@ def test_MK_TUTOR_1_once_per_turn_at_any_moment() -> None:
     assert not any(isinstance(d, (Danna, OneSan, Sabanto, OkaSan)) for d in legal_actions(state))
 
 
+@checks("MK-TUTOR-2")
 def test_MK_TUTOR_2_a_visit_costs_a_token() -> None:
     """MK-TUTOR-2: a visit puts one of the player's tokens on that tutor's card; without a
     token there is no visit."""
@@ -282,6 +303,7 @@ def test_MK_TUTOR_2_a_visit_costs_a_token() -> None:
     assert all(isinstance(d, Flip) for d in legal_actions(state))
 
 
+@checks("MK-TUTOR-3")
 def test_MK_TUTOR_3_a_visit_needs_something_to_act_on() -> None:
     """MK-TUTOR-3: Sabanto with an empty board, Oka-san with no tile of one's colour on another
     board are illegal and never offered."""
@@ -291,6 +313,7 @@ def test_MK_TUTOR_3_a_visit_needs_something_to_act_on() -> None:
     assert not any(isinstance(d, (Sabanto, OkaSan)) for d in legal_actions(state))
 
 
+@checks("MK-TUTOR-DANNA-1")
 def test_MK_TUTOR_DANNA_1_reveals_a_face_down_tile() -> None:
     """MK-TUTOR-DANNA-1: Danna reveals a face-down tile, never the first tile of a flip in
     progress or a face-up friend."""
@@ -302,6 +325,7 @@ def test_MK_TUTOR_DANNA_1_reveals_a_face_down_tile() -> None:
     assert Danna(1) not in legal_actions(state) and Danna(2) in legal_actions(state)
 
 
+@checks("MK-TUTOR-DANNA-2")
 def test_MK_TUTOR_DANNA_2_item_between_the_flips() -> None:
     """MK-TUTOR-DANNA-2: a Danna item goes onto the board at once and the turn goes on where it
     was: between the flips, the second flip is still due."""
@@ -313,6 +337,7 @@ def test_MK_TUTOR_DANNA_2_item_between_the_flips() -> None:
     assert state.boards[0][at(0, 2)] == 2 and state.phase is Phase.FIRST
 
 
+@checks("MK-TUTOR-DANNA-3")
 def test_MK_TUTOR_DANNA_3_friend_ends_the_turn() -> None:
     """MK-TUTOR-DANNA-3: a Danna friend stays face up, gives a token and ends the turn; the first
     tile of the flip goes back face down."""
@@ -322,6 +347,7 @@ def test_MK_TUTOR_DANNA_3_friend_ends_the_turn() -> None:
     assert state.hands == (1, 1) and state.cards[Tutor.DANNA] == 1 and state.current == 1
 
 
+@checks("MK-TUTOR-OKASAN-1")
 def test_MK_TUTOR_OKASAN_1_only_ones_colour_from_another_board() -> None:
     """MK-TUTOR-OKASAN-1: Oka-san takes a tile of the player's colour from another player's
     board, never from their own and never a tile that is not there."""
@@ -334,6 +360,7 @@ def test_MK_TUTOR_OKASAN_1_only_ones_colour_from_another_board() -> None:
     assert state.boards[1][at(3, 3)] == 1 and state.boards[0][at(3, 3)] == 0
 
 
+@checks("MK-TUTOR-ONESAN-1")
 def test_MK_TUTOR_ONESAN_1_one_to_six_different_looks() -> None:
     """MK-TUTOR-ONESAN-1: looks are one at a time at different face-down tiles, at least one,
     then a stop (after the sixth the visit stops by itself); nothing else happens meanwhile, and
@@ -351,6 +378,7 @@ def test_MK_TUTOR_ONESAN_1_one_to_six_different_looks() -> None:
     assert six.phase is Phase.FIRST and six.cards[Tutor.ONESAN] == 1
 
 
+@checks("MK-TUTOR-ONESAN-2")
 def test_MK_TUTOR_ONESAN_2_private_looks_and_friends_give_nothing() -> None:
     """MK-TUTOR-ONESAN-2: only the looker learns the tiles; the others see the spaces; a friend
     seen this way stays face down and gives nothing."""
@@ -362,6 +390,7 @@ def test_MK_TUTOR_ONESAN_2_private_looks_and_friends_give_nothing() -> None:
     inv.looks_reach_only_the_looker(state)
 
 
+@checks("MK-TUTOR-SABANTO-1")
 def test_MK_TUTOR_SABANTO_1_discards_a_tile_of_ones_board() -> None:
     """MK-TUTOR-SABANTO-1: Sabanto discards a tile that is on the player's board, and only one."""
     state = play(start(PINK_GREEN, ["pink-3", "green-3"]), "flip 0", "flip 1")
@@ -376,6 +405,7 @@ def test_MK_TUTOR_SABANTO_1_discards_a_tile_of_ones_board() -> None:
 # --- tokens and lines -----------------------------------------------------------------------
 
 
+@checks("MK-TOKEN-1")
 def test_MK_TOKEN_1_tokens_only_from_friends_and_columns() -> None:
     """MK-TOKEN-1: over whole random games, every change of a hand is a friend, a column or a
     visit (checked at every step)."""
@@ -389,6 +419,7 @@ def test_MK_TOKEN_1_tokens_only_from_friends_and_columns() -> None:
             state = after
 
 
+@checks("MK-TOKEN-2")
 def test_MK_TOKEN_2_pool_then_tutor_cards_then_nothing() -> None:
     """MK-TOKEN-2: a gained token comes from the pool; when it is empty, from the first tutor
     card (Danna, Oka-san, One-san, Sabanto) holding one; when all 16 are in hands, none.
@@ -414,12 +445,14 @@ def _column_game():
     return play(state, "flip 0", "flip 1", "flip 2", "flip 3")
 
 
+@checks("MK-COL-1")
 def test_MK_COL_1_column_token() -> None:
     """MK-COL-1: filling the last empty item space of a column gives a token."""
     state = play(_column_game(), "danna 4")
     assert state.hands[0] == 1 and state.cards[Tutor.DANNA] == 1 and state.pool == 13
 
 
+@checks("MK-COL-2")
 def test_MK_COL_2_once_per_fill() -> None:
     """MK-COL-2: no token for a second layer; another token after the column was emptied and
     filled again (here emptied by the other player's Oka-san)."""
@@ -434,6 +467,7 @@ def test_MK_COL_2_once_per_fill() -> None:
     assert state.current == 1
 
 
+@checks("MK-ROW-1")
 def test_MK_ROW_1_row_discard_is_optional_per_item_space() -> None:
     """MK-ROW-1: completing a row offers, for each of its item spaces, to discard one tile of
     any colour present there, or none; one decision per distinct outcome."""
@@ -445,6 +479,7 @@ def test_MK_ROW_1_row_discard_is_optional_per_item_space() -> None:
     assert legal_actions(state) == (Sweep(1, None), Sweep(1, Colour.PINK), Sweep(1, Colour.GREEN))
 
 
+@checks("MK-ROW-2", "MK-ROW-3")
 def test_MK_ROW_2_and_ROW_3_refire_after_a_discard_empties_a_space() -> None:
     """MK-ROW-2, MK-ROW-3: a discard may empty an item space (paying nothing); filling it again
     completes the row again; a second layer does not."""
@@ -461,6 +496,7 @@ def test_MK_ROW_2_and_ROW_3_refire_after_a_discard_empties_a_space() -> None:
     assert state.phase is Phase.FIRST  # a second layer: no discard
 
 
+@checks("MK-ROW-3")
 def test_MK_ROW_3_decided_at_once_in_item_order() -> None:
     """MK-ROW-3: while a row discard is pending only its next item space may be decided."""
     state = start(PINK_GREEN, ["pink-3", "pink-3", "pink-4", "pink-4", "pink-5", "pink-5"])
@@ -471,6 +507,7 @@ def test_MK_ROW_3_decided_at_once_in_item_order() -> None:
     illegal(play(start(PINK_GREEN, []), "flip 0"), Sweep(0, None), "MK-ROW-3")
 
 
+@checks("MK-ROW-4")
 def test_MK_ROW_4_row_and_column_together() -> None:
     """MK-ROW-4: one placement completes a row and a column: the token first, then the discard."""
     state = start(PINK_GREEN, ["pink-2", "pink-2", "pink-5", "pink-5", "pink-6", "pink-6",
@@ -503,6 +540,7 @@ def _both_fill(b_sweeps: tuple[str, str, str] = ("-", "-", "-")):
     return state
 
 
+@checks("MK-END-1")
 def test_MK_END_1_full_board_flips_no_more_and_stands() -> None:
     """MK-END-1: a full board triggers the end: no more flips, a last tutor visit is offered,
     and the end stands when that visit empties an item space."""
@@ -521,6 +559,7 @@ def test_MK_END_1_full_board_flips_no_more_and_stands() -> None:
     assert state.result is not None and state.result.reason is Reason.FULL_BOARD
 
 
+@checks("MK-END-2")
 def test_MK_END_2_last_turns_up_to_the_player_before_the_first() -> None:
     """MK-END-2: after the triggering turn, each later player up to the one before the first
     player takes one last turn; then the game ends (full-board), with equal turns for all."""
@@ -539,6 +578,7 @@ def test_MK_END_2_last_turns_up_to_the_player_before_the_first() -> None:
     inv.last_turns_are_equal(state)
 
 
+@checks("MK-END-3")
 def test_MK_END_3_full_board_in_a_last_turn() -> None:
     """MK-END-3: a player who fills her board in her last turn also flips no more."""
     state = _both_fill()
@@ -546,6 +586,7 @@ def test_MK_END_3_full_board_in_a_last_turn() -> None:
     assert state.steps[-1].decision == EndTurn() and state.steps[-1].player == 1
 
 
+@checks("MK-END-4")
 def test_MK_END_4_no_face_down_tile_ends_the_game() -> None:
     """MK-END-4: when a flip is due and no face-down tile is left, the game ends at once and is
     scored (found in seeded random games, as the first flip and as the second)."""
@@ -565,6 +606,7 @@ def test_MK_END_4_no_face_down_tile_ends_the_game() -> None:
         assert isinstance(last, (Flip, Danna, Sweep, OneSanStop, Sabanto, OkaSan))
 
 
+@checks("MK-END-5")
 def test_MK_END_5_no_other_end_and_nothing_after_it() -> None:
     """MK-END-5: a player who mismatches on purpose while pairs lie face down keeps the game
     going for ever (a turn limit is a tool's); after the end no decision is accepted."""
@@ -591,6 +633,7 @@ def _static_games() -> list:
             if g.result.reason is Reason.STATIC]
 
 
+@checks("MK-STATIC-1")
 def test_MK_STATIC_1_definition_holds_at_a_static_end() -> None:
     """MK-STATIC-1: at a static end nobody holds a token, no face-down tile is a friend, no two
     share an item, the end is not triggered; the state before was not static."""
@@ -606,6 +649,7 @@ def test_MK_STATIC_1_definition_holds_at_a_static_end() -> None:
         assert not is_static(before)
 
 
+@checks("MK-STATIC-2")
 def test_MK_STATIC_2_every_random_state_that_goes_on_is_not_static() -> None:
     """MK-STATIC-2: no state reached by play that goes on is static; the static end is scored
     like any other."""
@@ -619,6 +663,7 @@ def test_MK_STATIC_2_every_random_state_that_goes_on_is_not_static() -> None:
         inv.result_follows_the_boards(state)
 
 
+@checks("MK-STATIC-3")
 def test_MK_STATIC_3_static_test_uses_public_information_only() -> None:
     """MK-STATIC-3: the face-down multiset is the game's tiles minus what is on view, in every
     state of a game, so the static test is the same for every resampled layout."""
@@ -632,18 +677,21 @@ def test_MK_STATIC_3_static_test_uses_public_information_only() -> None:
 # --- scoring --------------------------------------------------------------------------------
 
 
+@checks("MK-SCORE-1")
 def test_MK_SCORE_1_points() -> None:
     """MK-SCORE-1: +1 per tile of one's colour, -1 per other tile, every layer."""
     state = _both_fill(("-", "-", "-"))
     assert state.result.scores == (0, 0) and state.result.own == (9, 9)
 
 
+@checks("MK-SCORE-2")
 def test_MK_SCORE_2_most_points_wins() -> None:
     """MK-SCORE-2: the most points wins."""
     state = _both_fill(("purple", "-", "-"))
     assert state.result.scores == (0, 1) and state.result.winners == (1,)
 
 
+@checks("MK-SCORE-3")
 def test_MK_SCORE_3_own_colour_breaks_a_tie() -> None:
     """MK-SCORE-3: on equal points, the most tiles of one's own colour wins."""
     state = _both_fill(("green", "purple", "-"))
@@ -651,6 +699,7 @@ def test_MK_SCORE_3_own_colour_breaks_a_tie() -> None:
     assert state.result.winners == (0,)
 
 
+@checks("MK-SCORE-4")
 def test_MK_SCORE_4_shared_victory() -> None:
     """MK-SCORE-4: players still tied share the victory, and the result names them all."""
     state = _both_fill()
@@ -661,6 +710,7 @@ def test_MK_SCORE_4_shared_victory() -> None:
 # --- hidden information ---------------------------------------------------------------------
 
 
+@checks("MK-INFO-1")
 def test_MK_INFO_1_public_information() -> None:
     """MK-INFO-1: flips, friends, boards, tokens, discards, the box and every decision are in
     every player's view."""
@@ -676,6 +726,7 @@ def test_MK_INFO_1_public_information() -> None:
     assert view.known() == other.known()
 
 
+@checks("MK-INFO-2")
 def test_MK_INFO_2_face_down_tiles_hidden() -> None:
     """MK-INFO-2: face-down tiles are hidden from both players; resampling what a player has not
     seen never changes their view (nor the legal decisions)."""
@@ -685,6 +736,7 @@ def test_MK_INFO_2_face_down_tiles_hidden() -> None:
     inv.views_do_not_leak(state, random.Random(3))
 
 
+@checks("MK-INFO-3")
 def test_MK_INFO_3_perfect_recall() -> None:
     """MK-INFO-3: tiles flipped and turned back stay in the view with their spaces, for ever."""
     state = start(PINK_GREEN, ["pink-1", "green-2", "pink-3", "green-4"])
@@ -696,6 +748,7 @@ def test_MK_INFO_3_perfect_recall() -> None:
     assert all(v == HIDDEN for v in observe(state, 0).board)
 
 
+@checks("MK-COMP-5", "MK-COMP-1")
 def test_invalid_decisions_are_not_illegal_ones() -> None:
     """MK-COMP-5, MK-COMP-1: malformed decisions raise InvalidActionError, not the illegal one."""
     state = start(Config.make(4), [])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import pathlib
 import re
+from hanamikoji.properties.core.cite import checks
 
 # The coverage tool's two patterns (spec/core/coverage.py), restated so that this test does not
 # depend on where that module lives while the core is being moved.
@@ -42,6 +43,7 @@ def _checks() -> dict[str, set[str]]:
     return cited
 
 
+@checks("MK-COMP-1")
 def test_rules_parse_and_are_unique_with_sources() -> None:
     """MK-COMP-1: every bullet has an MK ID, a title and a source; IDs are unique; 35 to 60."""
     rules = _rules()
@@ -53,6 +55,7 @@ def test_rules_parse_and_are_unique_with_sources() -> None:
     assert all("*Source:*" in line for line in bullets)
 
 
+@checks("MK-COMP-1")
 def test_every_rule_is_checked() -> None:
     """MK-COMP-1: each MK rule is cited by at least one test or invariant (a check that can fail)."""
     cited = _checks()
@@ -60,6 +63,7 @@ def test_every_rule_is_checked() -> None:
     assert not missing, f"rules with no check: {missing}"
 
 
+@checks("MK-COMP-1")
 def test_no_unknown_rule_is_cited() -> None:
     """MK-COMP-1: every MK ID in the Maiko engine, tests and properties names a rule."""
     known = {rule for rule, _ in _rules()}
@@ -70,6 +74,7 @@ def test_no_unknown_rule_is_cited() -> None:
                     assert rule in known, f"{path.name} cites unknown rule {rule}"
 
 
+@checks("MK-STATIC-1", "MK-END-4")
 def test_silent_section_gives_every_reading() -> None:
     """MK-STATIC-1, MK-END-4: the readings of issue 10 (1 to 9) and of issue 15 are all stated."""
     text = RULES.read_text("utf-8")

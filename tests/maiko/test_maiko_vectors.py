@@ -16,6 +16,7 @@ import pytest
 from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.core.vectors import CORPUS, FILES
 from hanamikoji.engine.maiko import GAME, parse_tile
+from hanamikoji.properties.core.cite import checks
 
 TESTS = pathlib.Path(__file__).resolve().parents[1]
 if str(TESTS) not in sys.path:  # the shared checks are the module oracle_checks of tests/
@@ -154,6 +155,7 @@ def test_decision_cases_replay_and_agree_with_the_legal_list():
             assert expected["result"] == GAME.outcome_to_json(GAME.outcome(after)), case["id"]
 
 
+@checks("MK-INFO-1", "MK-INFO-2", "MK-TUTOR-ONESAN-2")
 def test_view_cases_show_only_what_the_rules_allow():
     """MK-INFO-1, MK-INFO-2, MK-TUTOR-ONESAN-2: a view shows a face-down tile as "down", never
     its identity, and a log entry's tile only for a flip, a Danna reveal or the viewer's own
@@ -182,6 +184,7 @@ def test_view_cases_show_only_what_the_rules_allow():
         assert view["tokens"]["hands"] == list(state.hands), case["id"]
 
 
+@checks("MK-STATIC-1", "MK-STATIC-3")
 def test_static_end_views_are_static_by_what_the_player_sees():
     """MK-STATIC-1, MK-STATIC-3: at a static end, each player can tell from their own view
     alone that nothing could change: the face-down tiles (the game's tiles minus every tile on
