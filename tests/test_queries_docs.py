@@ -53,6 +53,7 @@ def test_the_answer_table_in_words_has_the_current_answers():
     number it shows is one the query answers now, and its yes and no are the answer's."""
     text = DOC.read_text()
     section = text.split("## The questions, their answers, and how they are found", 1)[1]
+    section = section.split("\n## ", 1)[0]
     rows = [(n, c) for n, c in re.findall(r"^\| ([a-z0-9-]+) \| [^|]+ \| ([^|]+) \| [^|]+ \|$",
                                           section, re.M) if n not in ("query", "---")]
     assert {name for name, _ in rows} == {q.name for q in CATALOGUE}
@@ -67,3 +68,20 @@ def test_the_answer_table_in_words_has_the_current_answers():
         truths = {v for v in leaves if isinstance(v, bool)}
         assert words == truths, (name, cell, leaves)
         assert shown or words, f"{name}: the cell {cell!r} shows nothing that can be checked"
+
+
+def test_the_maiko_table_has_the_current_answers():
+    """docs/queries.md, "Maiko": one row per query of Maiko's catalogue, and every number it
+    shows is one the query answers now."""
+    from hanamikoji.spec.maiko.queries import CATALOGUE as MAIKO
+
+    section = DOC.read_text().split("\n## Maiko\n", 1)[1].split("\n## ", 1)[0]
+    rows = [(n, c) for n, c in re.findall(r"^\| ([a-z0-9-]+) \| [^|]+ \| ([^|]+) \|$", section,
+                                          re.M) if n not in ("query", "---")]
+    assert [n for n, _ in rows] == [q.name for q in MAIKO]
+    for name, cell in rows:
+        found = next(q for q in MAIKO if q.name == name).run()
+        numbers = [v for v in _leaves(found.answer_json())
+                   if isinstance(v, int) and not isinstance(v, bool)]
+        for n in re.findall(r"-?\d+", cell.replace("MK-STATIC-2", "")):
+            assert int(n) in numbers, (name, n, numbers)
