@@ -3,8 +3,8 @@ HYPOTHESIS_PROFILE: ``dev`` (the default: quick), ``ci`` (what .ci/run uses: der
 example database, the whole suite in a few minutes on 2 cores) and ``thorough`` (many examples,
 for a long run).
 
-tests/conftest.py and properties/conftest.py both call :func:`load_profile`, so the profile
-applies whichever folders pytest collects (``pytest``, ``pytest tests``, ``pytest properties``).
+tests/conftest.py calls :func:`load_profile`, so the profile applies whichever folders pytest
+collects (``pytest``, ``pytest tests``, ``pytest tests/properties``).
 
 >>> register_profiles()
 >>> from hypothesis import settings

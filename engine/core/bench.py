@@ -211,17 +211,17 @@ def bench_queries(ctx: Context) -> list[dict[str, Any]]:
 def bench_properties(ctx: Context) -> list[dict[str, Any]]:
     import importlib.util
 
-    if not (ctx.root / "properties" / "core").is_dir() \
+    if not (ctx.root / "tests" / "properties").is_dir() \
             or importlib.util.find_spec("pytest") is None:
         raise RuntimeError("run it in a checkout with the test extra (pip install -e '.[test]')")
     env = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           str(ctx.root / "properties")], capture_output=True, text=True, env=env)
+                           str(ctx.root / "tests" / "properties")], capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
-        raise RuntimeError("the property suite failed; run pytest properties to see why")
-    return [{"figure": "pytest properties (ci profile)", "value": round(seconds, 1),
+        raise RuntimeError("the property suite failed; run pytest tests/properties to see why")
+    return [{"figure": "pytest tests/properties (ci profile)", "value": round(seconds, 1),
              "unit": "s (whole process)", "target": "< 300 s"}]
 
 
