@@ -156,3 +156,23 @@ def test_a_changed_answer_is_an_error_not_a_pass(monkeypatch):
     changed = by_name("max-round-wins").run()
     assert changed.status == "error" and changed.answer is None
     assert "the model answers 5, the second method" in changed.notes[-1] and "6" in changed.notes[-1]
+
+
+def test_a_yes_no_question_answers_yes_with_a_counterexample_row_and_a_game():
+    """Yes/no questions answer either way: where z3 finds a row, the answer is yes, with the
+    row and (when a game reaches it) a witness game, never an error."""
+    from hanamikoji.spec.hanamikoji.findings import decide_row, row_problem
+    from hanamikoji.spec.hanamikoji.model import Deadline
+
+    rp = row_problem(Deadline(30))
+    found, proofs, witnesses, notes = decide_row(
+        rp, "no player holds 4+ geisha", rp.standing.geisha[0] >= 4, "player 0 holds 4+ geisha")
+    assert found is True and proofs == () and notes[0].startswith("counterexample:")
+    assert witnesses or "no game reaches" in notes[0]
+    for witness in witnesses:
+        state = witness.confirm()
+        assert sum(1 for m in state.scores[-1].markers if m == 0) >= 4
+    rp = row_problem(Deadline(30))
+    found, proofs, witnesses, notes = decide_row(
+        rp, "nobody holds 8 geisha", rp.standing.geisha[0] >= 8, "player 0 holds 8 geisha")
+    assert found is False and proofs[0].rules and witnesses == () and notes == ()

@@ -68,6 +68,34 @@ def prove(problem: Problem, claim: str, hypothesis: z3.BoolRef, label: str) -> P
                  tuple(h.split(" @ ")[0] for h in verdict.hypotheses))
 
 
+def decide_row(rp: "RowProblem", claim: str, hypothesis: z3.BoolRef, label: str
+               ) -> tuple[bool, tuple[Proof, ...], tuple[Witness, ...],
+                                            tuple[str, ...]]:
+    """A yes/no question about marker rows, answered either way: whether some row has
+    ``hypothesis`` (the negation of ``claim``). No: the proof is the unsat core. Yes: the
+    counterexample row z3 finds, with a game that reaches it when a game can (the search's
+    rows), replayed in the engine."""
+    rp.problem.push()
+    try:
+        rp.problem.require([Constraint(f"hypothesis: {label}", hypothesis)], "query")
+        verdict = rp.problem.check().decided()
+    finally:
+        rp.problem.pop()
+    if verdict.status is Status.UNSAT:
+        return False, (Proof(claim, verdict.rules,
+                             tuple(h.split(" @ ")[0] for h in verdict.hypotheses)),), (), ()
+    row = decode_row(verdict.model, rp.row)
+    reach = reachability()
+    witnesses: tuple[Witness, ...] = ()
+    where = "a row no game reaches"
+    if row in dict(reach.final) or row in dict(reach.open):
+        where = "a row a game reaches"
+        result = _final(row) if row in dict(reach.final) else None
+        witnesses = (path_witness(f"a game reaching the counterexample {row}", row,
+                                  result=result),)
+    return True, (), witnesses, (f"counterexample: {label} at {row}, {where}",)
+
+
 @attrs.frozen(eq=False)
 class RowProblem:
     """A problem about one marker row and what it means for each player."""
@@ -271,21 +299,25 @@ def _both(deadline: Deadline, which: str) -> Finding:
     else:
         claim, label = "no row gives both players 4+ geisha", "both players hold 4+ geisha"
         hypothesis = z3.And(s.geisha[0] >= GEISHA_GOAL, s.geisha[1] >= GEISHA_GOAL)
-    return Finding(answer=False, proofs=(prove(rp.problem, claim, hypothesis, label),))
+    found, proofs, witnesses, notes = decide_row(rp, claim, hypothesis, label)
+    return Finding(answer=found, proofs=proofs, witnesses=witnesses, notes=notes)
 
 
 def rulebook_example(deadline: Deadline) -> Finding:
     rp = row_problem(deadline)
     s = rp.standing
-    proofs = []
+    answer, proofs, witnesses, notes = False, [], [], []
     for top, bottom in ((0, 1), (1, 0)):
-        proofs.append(prove(
-            rp.problem, f"player {top} cannot hold 3 geisha with 8 charm while player {bottom} "
-                        "holds 4 geisha with 11 charm",
+        found, p, w, n = decide_row(
+            rp, f"player {top} cannot hold 3 geisha with 8 charm while player {bottom} "
+                "holds 4 geisha with 11 charm",
             z3.And(s.geisha[top] == 3, s.charm[top] == 8, s.geisha[bottom] == 4,
                    s.charm[bottom] == 11),
-            f"player {top}: 3 geisha, 8 charm; player {bottom}: 4 geisha, 11 charm"))
-    return Finding(answer=False, proofs=tuple(proofs))
+            f"player {top}: 3 geisha, 8 charm; player {bottom}: 4 geisha, 11 charm")
+        answer, proofs, witnesses, notes = (answer or found, proofs + list(p),
+                                            witnesses + list(w), notes + list(n))
+    return Finding(answer=answer, proofs=tuple(proofs), witnesses=tuple(witnesses),
+                   notes=tuple(notes))
 
 
 def max_geisha_at_end(deadline: Deadline) -> Finding:
@@ -519,6 +551,7 @@ def charm_wording_equivalent(deadline: Deadline) -> Finding:
         "reading of 002")
     double = z3.Or([z3.And(s.geisha[p] >= GEISHA_GOAL, s.charm[1 - p] >= CHARM_GOAL)
                     for p in (0, 1)])
-    proof = prove(rp.problem, "in every double finish the two wordings name the same winner",
-                   z3.And(double, eleven != more), "a double finish where the wordings differ")
-    return Finding(answer=True, proofs=(proof,))
+    differ, proofs, witnesses, notes = decide_row(
+        rp, "in every double finish the two wordings name the same winner",
+        z3.And(double, eleven != more), "a double finish where the wordings differ")
+    return Finding(answer=not differ, proofs=proofs, witnesses=witnesses, notes=notes)
