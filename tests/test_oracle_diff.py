@@ -476,8 +476,11 @@ for line in sys.stdin:
 @checks("TG-DEAL-1")
 @pytest.mark.parametrize("mode,message", [
     ('{"outcome": {"deal": [0] * request["players"]}}', "does not give a legal chance"),
+    # a seed-ignoring engine: seen as another outcome when asked again, or (when its random
+    # answer happens to repeat in one process: 1 in 24 with three players) as different
+    # outcomes in two processes; either is the right diagnosis
     ('adapter.answer(json.dumps({**request, "seed": random.randrange(10**9)}))',
-     "another outcome when asked again"),
+     "another outcome when asked again|different outcomes in two processes"),
     ('{"outcome": "deal"}', "does not give a legal chance"),
     ('[1]', "does not give a legal chance"),
 ])
@@ -489,7 +492,7 @@ def test_seeded_chance_is_checked_for_any_game(testgame, tmp_path, mode, message
                              game=testgame)
     d = report.divergence
     assert report.games == 0 and d is not None and d.variant is None, d
-    assert d.request["op"] == "random_chance" and message in d.message
+    assert d.request["op"] == "random_chance" and any(m in d.message for m in message.split("|"))
 
 
 def test_an_adapter_without_seeded_chance_is_not_asked_again(testgame, tmp_path):
