@@ -134,8 +134,13 @@ def script(tmp_path, name: str, body: str) -> list[str]:
 def test_a_crashing_engine_is_reported_with_its_stderr(tmp_path):
     argv = script(tmp_path, "crash.py", "for line in sys.stdin:\n"
                   "    sys.stderr.write('boom: engine failed\\n'); sys.stderr.flush(); sys.exit(3)\n")
-    d = compare_engines(argv, games=5, shrink=0).divergence
-    assert d is not None and "exit code 3" in d.message and "boom: engine failed" in d.message
+    # It exits before answering its very first request: it cannot start (exit 2), not a
+    # divergence (issue 13); the message still has its exit code and stderr.
+    from hanamikoji.engine.core.diff import CannotStart
+
+    with pytest.raises(CannotStart) as error:
+        compare_engines(argv, games=5, shrink=0)
+    assert "exit code 3" in str(error.value) and "boom: engine failed" in str(error.value)
 
 
 def test_a_hanging_engine_is_reported_without_waiting_for_every_game(tmp_path):

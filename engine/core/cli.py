@@ -314,10 +314,19 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                        help="the game's own start file, for a game that has one (docs/oracle.md)")
     start.add_argument("--history", type=path, metavar="FILE",
                        help='a position {"game", "options", "first_player", "history"}')
+    start.add_argument("--record", type=path, metavar="FILE",
+                       help="the first game record of FILE, replayed up to --at")
+    start.add_argument("--suite", type=path, metavar="FILE",
+                       help="run a file of perft cases (the vectors' perft.json format): "
+                            "pass or fail per case")
+    perft.add_argument("--at", metavar="WHERE",
+                       help="with --record: where in the record, in the game's own terms "
+                            "(its record places, e.g. ROUND:TURN or TURN:STEP), from 0")
     perft.add_argument("--first-player", type=_nonnegative, metavar="P",
                        help="who begins (with --seed; default 0)")
-    perft.add_argument("--depth", type=_positive, required=True,
-                       help="how deep to count, from 1 (a game may set a limit)")
+    perft.add_argument("--depth", type=_positive,
+                       help="how deep to count, from 1 (a game may set a limit); required "
+                            "but with --suite")
     perft.add_argument("--divide", action="store_true",
                        help="split the count at --depth by the first decision")
     _variant(perft)
@@ -343,6 +352,9 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                       help="games to spend shortening a divergence (default 200; 0: report "
                            "it as first found)")
     diff.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    diff.add_argument("--leaks", action="store_true",
+                      help="the black-box leak check: --games pairs of games that differ only "
+                           "in what one player cannot see; its observe answers must be equal")
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
     diff.set_defaults(handler="hanamikoji.engine.core.diff:run")

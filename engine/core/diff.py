@@ -30,6 +30,7 @@ import itertools
 import json
 import os
 import queue
+import signal
 import subprocess
 import threading
 import time
@@ -57,22 +58,38 @@ MAX_DECISIONS = 1200
 PROBES = 8
 #: The longest answer line read from the other engine.
 LINE_LIMIT = 1 << 22
+#: The other engine's standard error is read in chunks of this size, and only its last
+#: ``STDERR_TAIL`` bytes are kept (an engine may write without end, and without a newline).
+STDERR_CHUNK = 1 << 16
+STDERR_TAIL = 4096
+#: The longest tail of standard error a message quotes.
+STDERR_SHOWN = 600
 
 
 # --- the other engine's process ------------------------------------------------------------
 
 
 class CannotStart(Exception):
-    """The command could not be started at all."""
+    """The command could not be started at all, or its process exited before answering its
+    very first request (exit 2, not a divergence)."""
+
+
+def cannot_start(argv: Sequence[str], failure: "EngineFailure") -> CannotStart:
+    """The one-line error of an engine that exited before its first answer."""
+    return CannotStart(f"cannot start {' '.join(argv)}: it exited before answering its first "
+                       f"request ({failure.message})")
 
 
 class EngineFailure(Exception):
-    """The other engine crashed, printed garbage, or did not answer in time."""
+    """The other engine crashed, printed garbage, or did not answer in time. ``unstarted``: it
+    exited before answering the first request of the first process started (it cannot start:
+    a script that does not exist, an import that fails), not a divergence."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, unstarted: bool = False) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.unstarted = unstarted
 
 
 _EOF = object()
@@ -92,26 +109,32 @@ class Engine:
         #: The adapter declared the general requests (``"protocol": 2`` in its answer to
         #: ``new_game``); a process that has not said so gets its game's own requests.
         self.general = False
+        #: Every view key an adapter declared (``view_keys``), over the run; None: none.
+        self.view_keys: tuple[str, ...] | None = None
 
     def ensure_started(self) -> None:
         if self.process is not None and self.process.poll() is None:
             return
         self.stop()
         try:
+            # Its own process group (session): stop() ends the adapter and whatever it started.
             self.process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True,
                 env=None if self.env is None else {**os.environ, **self.env})
         except OSError as error:
             raise CannotStart(f"cannot start {self.argv[0]!r}: "
                               f"{error.strerror or error}") from None
         self.starts += 1
+        self.answers = 0  # answer lines read from this process
         self.general = False
         self._lines: queue.Queue[Any] = queue.Queue()
-        self._stderr: collections.deque[str] = collections.deque(maxlen=12)
+        self._stderr = bytearray()
+        self._stderr_done = threading.Event()
         threading.Thread(target=self._read_stdout, args=(self.process.stdout, self._lines),
                          daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(self.process.stderr, self._stderr),
+        threading.Thread(target=self._read_stderr,
+                         args=(self.process.stderr, self._stderr, self._stderr_done),
                          daemon=True).start()
 
     @staticmethod
@@ -130,23 +153,41 @@ class Engine:
         lines.put(_EOF)
 
     @staticmethod
-    def _read_stderr(stream: Any, tail: collections.deque[str]) -> None:
+    def _read_stderr(stream: Any, tail: bytearray, done: threading.Event) -> None:
+        """Keep the last :data:`STDERR_TAIL` bytes of what the engine writes on its standard
+        error, read in chunks: memory stays flat whatever it writes."""
         try:
-            for line in iter(stream.readline, b""):
-                tail.append(line.decode("utf-8", "replace").rstrip())
+            fd = stream.fileno()
+            while True:
+                chunk = os.read(fd, STDERR_CHUNK)
+                if not chunk:
+                    break
+                tail += chunk
+                if len(tail) > STDERR_TAIL:
+                    del tail[:len(tail) - STDERR_TAIL]
         except (OSError, ValueError):
             pass
+        done.set()
 
     def stderr_tail(self) -> str:
-        time.sleep(0.05)  # let the reader catch the last lines of a dying process
-        lines = [line for line in self._stderr if line.strip()]
-        return " | ".join(lines[-3:]) if lines else ""
+        # let the reader catch the last lines of a dying process
+        done = getattr(self, "_stderr_done", None)
+        if done is not None and self.process is not None and self.process.poll() is not None:
+            done.wait(0.5)
+        else:
+            time.sleep(0.05)
+        text = bytes(getattr(self, "_stderr", b"")).decode("utf-8", "replace")
+        lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+        shown = " | ".join(lines[-3:]) if lines else ""
+        return shown if len(shown) <= STDERR_SHOWN else "..." + shown[-STDERR_SHOWN:]
 
     def _fail(self, kind: str, message: str) -> EngineFailure:
+        unstarted = (kind == "crash" and self.starts == 1 and self.answers == 0)
         tail = self.stderr_tail()
         if kind != "hang":
             self.stop()
-        return EngineFailure(kind, message + (f"; its stderr ends: {tail}" if tail else ""))
+        return EngineFailure(kind, message + (f"; its stderr ends: {tail}" if tail else ""),
+                             unstarted)
 
     def request(self, message: dict[str, Any]) -> Any:
         """Send one request line and read one answer line."""
@@ -180,6 +221,7 @@ class Engine:
         if line is _TOO_LONG:
             raise self._fail("garbage", f"the engine answered {_short(message)} with a line "
                                         f"longer than {LINE_LIMIT} bytes")
+        self.answers += 1
         return line
 
     def decode_line(self, message: dict[str, Any], line: bytes) -> Any:
@@ -194,6 +236,8 @@ class Engine:
                                         f"that is not JSON ({error}): {text[:80]!r}") from None
 
     def stop(self) -> None:
+        """End the engine's process and every process it started (its process group):
+        standard input closed, then SIGTERM, then SIGKILL, to the whole group."""
         process, self.process = self.process, None
         if process is None:
             return
@@ -205,8 +249,30 @@ class Engine:
         try:
             process.wait(timeout=1)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            _signal_group(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                _signal_group(process.pid, signal.SIGKILL)
+                process.kill()
+                process.wait()
+        # The adapter is gone; what it started may not be: end its group in any case.
+        if _signal_group(process.pid, signal.SIGTERM):
+            deadline = time.monotonic() + 1
+            while time.monotonic() < deadline and _signal_group(process.pid, 0):
+                time.sleep(0.02)
+            _signal_group(process.pid, signal.SIGKILL)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to process group ``pgid``; False when no process is left in it."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return False
+    return True
 
 
 def _short(message: dict[str, Any]) -> str:
@@ -257,6 +323,14 @@ class _Stop(BaseException):
         self.hang = hang
 
 
+class _Unstarted(BaseException):
+    """Ends the search at once: the engine exited before answering its first request."""
+
+    def __init__(self, error: CannotStart) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 @attrs.frozen
 class Report:
     games: int  # examples tried, shrinking included
@@ -264,12 +338,18 @@ class Report:
     engine_starts: int
     seconds: float
     shrunk: bool
+    #: The view keys compared, when the adapter declared a partial view (``view_keys`` in its
+    #: answer to ``new_game``); None: whole views (then the JSON has no ``view_keys``).
+    view_keys: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": "agree" if self.divergence is None else "divergence",
-                "games": self.games, "engine_starts": self.engine_starts,
-                "seconds": round(self.seconds, 3), "shrunk": self.shrunk,
-                "divergence": None if self.divergence is None else self.divergence.to_json()}
+        out = {"status": "agree" if self.divergence is None else "divergence",
+               "games": self.games, "engine_starts": self.engine_starts,
+               "seconds": round(self.seconds, 3), "shrunk": self.shrunk,
+               "divergence": None if self.divergence is None else self.divergence.to_json()}
+        if self.view_keys is not None:
+            out["view_keys"] = list(self.view_keys)
+        return out
 
 
 # --- one game, compared step by step -------------------------------------------------------
@@ -286,6 +366,8 @@ class DiffGame:
         self.first_player = first_player
         self.label = game.diff_label(config)
         self.decisions: list[Any] = []
+        #: The view keys the adapter declared it gives (None: the whole view).
+        self.view_keys: tuple[str, ...] | None = None
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
         return DivergenceFound(Divergence(
@@ -306,6 +388,8 @@ class DiffGame:
             else:
                 answer = self.engine.request(request)
         except EngineFailure as failure:
+            if failure.unstarted:
+                raise _Unstarted(cannot_start(self.engine.argv, failure)) from None
             if failure.kind == "hang":  # waiting again on every shrinking step would take ages
                 found = self.diverge(request, None, None, failure.message)
                 raise _Stop(found.divergence, hang=True) from None
@@ -343,7 +427,36 @@ class DiffGame:
             raise self.diverge(request, {"ok": True}, answer, "new_game was not accepted")
         declared = answer.get("protocol")
         self.engine.general = (type(declared) is int and declared >= GENERAL_PROTOCOL)
-        return self.game.new_game(self.config, self.first_player)
+        state = self.game.new_game(self.config, self.first_player)
+        if "view_keys" in answer:
+            self.view_keys = self._declared_view_keys(request, answer, state)
+            if self.view_keys is not None:
+                declared_keys = getattr(self.engine, "view_keys", None)
+                self.engine.view_keys = tuple(sorted(set(declared_keys or ()) |
+                                                     set(self.view_keys)))
+        return state
+
+    def _declared_view_keys(self, request: Any, answer: dict[str, Any],
+                            state: Any) -> tuple[str, ...] | None:
+        """The view keys an adapter declares in its answer to ``new_game`` (a partial view:
+        only those are compared); none declared (an empty list or null) is the whole view."""
+        keys = answer["view_keys"]
+        if keys is None or keys == []:
+            return None
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            raise self.diverge(request, {"ok": True}, answer,
+                               "view_keys is not a list of view keys (strings)")
+        known = set(self._reference_view_keys(state))
+        unknown = sorted(set(keys) - known)
+        if unknown:
+            raise self.diverge(request, {"ok": True}, answer,
+                               "view_keys declares keys the game's views do not have: "
+                               + ", ".join(json.dumps(k) for k in unknown))
+        return tuple(sorted(set(keys)))
+
+    def _reference_view_keys(self, state: Any) -> list[str]:
+        view = self.game.view_to_json(self.game.observe(state, self.game.players(state)[0]))
+        return list(view) if isinstance(view, dict) else []
 
     def compare(self, state: Any) -> None:
         """current_player, legal_actions, every player's view and the result."""
@@ -415,7 +528,8 @@ class DiffGame:
         # first, unless the game puts the other engine's view in its own order (then only the
         # normalised view is compared, below).
         same = (f'{{"view":{text}}}\n'.encode("utf-8")
-                if type(game).normal_view_json is Game.normal_view_json else None)
+                if type(game).normal_view_json is Game.normal_view_json
+                and self.view_keys is None else None)
         answer = self.ask(request, same)
         if answer is _SAME:
             return
@@ -426,6 +540,9 @@ class DiffGame:
         if not isinstance(got, dict):
             raise self.diverge(request, {"view": game.view_to_json(view)}, {"view": got},
                                f"the view of player {player} is not a JSON object")
+        if self.view_keys is not None:
+            self._compare_partial_view(request, player, game.view_to_json(view), got)
+            return
         try:
             got_normal = game.normal_view_json(got)
         except Exception:  # whatever an adapter answers is judged, never a crash of ours
@@ -436,6 +553,34 @@ class DiffGame:
         what = _view_difference(expected, got, got_normal)
         raise self.diverge(request, {"view": expected}, {"view": got},
                            f"the view of player {player} {what}")
+
+    def _compare_partial_view(self, request: Any, player: int, expected: Any,
+                              got: dict[str, Any]) -> None:
+        """A partial view: only the declared keys are compared (each must be there); the
+        other keys of either view are not looked at."""
+        keys = self.view_keys or ()
+        if not isinstance(expected, dict):
+            return
+        missing = [k for k in keys if k not in got]
+        if missing:
+            raise self.diverge(request, {"view": expected}, {"view": got},
+                               f'the view of player {player} lacks "{missing[0]}", a key its '
+                               "adapter declared in view_keys")
+        # The reference's full view, cut to the keys, normalised as a whole view would be.
+        mine = {k: expected[k] for k in keys}
+        other = {k: got[k] for k in keys}
+        try:
+            merged = self.game.normal_view_json({**expected, **other})
+            other_normal = ({k: merged[k] for k in keys} if isinstance(merged, dict)
+                            else other)
+        except Exception:  # whatever an adapter answers is judged, never a crash of ours
+            other_normal = other
+        if _canonical(other_normal) == _canonical(mine):
+            return
+        key = next(k for k in keys if _canonical(other_normal.get(k)) != _canonical(mine[k]))
+        raise self.diverge(request, {"view": mine}, {"view": other},
+                           f'the view of player {player} differs at "{key}": reference '
+                           f"{_brief(mine[key])}, other {_brief(other[key])}")
 
     def request_for(self, state: Any, decision: Any) -> dict[str, Any]:
         if self.game.current_player(state) == CHANCE:
@@ -683,6 +828,8 @@ def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *
                 try:
                     answers.append(engine.request(request))
                 except EngineFailure as failure:
+                    if failure.unstarted:
+                        raise cannot_start(argv, failure) from None
                     return fail(request, None, None, failure.message)
             first = answers[0]
             if isinstance(first, dict) and "error" in first and seed == SEEDS[0]:
@@ -723,7 +870,11 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     engine = Engine(argv, timeout)
     engine.ensure_started()  # CannotStart: reported before any game
     start = time.perf_counter()
-    divergence = game.diff_check_seeded(argv, timeout, configs=configs)
+    try:
+        divergence = game.diff_check_seeded(argv, timeout, configs=configs)
+    except BaseException:
+        engine.stop()
+        raise
     if divergence is not None:
         engine.stop()
         return Report(0, divergence, engine.starts, time.perf_counter() - start, False)
@@ -759,6 +910,8 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     except _Stop as stop:
         divergence = stop.divergence
         hung = stop.hang
+    except _Unstarted as unstarted:
+        raise unstarted.error from None
     except Flaky:
         divergence = best
     finally:
@@ -766,7 +919,185 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     if divergence is not None and best is not None and best.size() < divergence.size():
         divergence = best
     return Report(tried, divergence, engine.starts, time.perf_counter() - start,
-                  shrink > 0 and divergence is not None and not hung)
+                  shrink > 0 and divergence is not None and not hung,
+                  getattr(engine, "view_keys", None))
+
+
+# --- the black-box leak check ---------------------------------------------------------------
+
+
+@attrs.frozen
+class Leak:
+    """Two games that ``player`` cannot tell apart (the second is the first's hidden
+    information drawn again, :meth:`Game.resample`) on which the other engine's ``observe``
+    answers for ``player`` differ."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    label: str
+    first_player: int
+    player: int
+    decisions: tuple[tuple[Any, ...], tuple[Any, ...]]  # the JSON of each game's decisions
+    answers: tuple[Any, Any]  # the other engine's answers to observe, in each game
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "options": dict(self.options), "label": self.label,
+                "first_player": self.first_player, "player": self.player,
+                "decisions": [list(d) for d in self.decisions],
+                "answers": [_printable(a) for a in self.answers], "message": self.message}
+
+
+@attrs.frozen
+class LeakReport:
+    pairs: int  # pairs of games compared
+    leak: Leak | None
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": "no-leak" if self.leak is None else "leak", "pairs": self.pairs,
+                "seconds": round(self.seconds, 3),
+                "leak": None if self.leak is None else self.leak.to_json()}
+
+
+def _replay_on(engine: Engine, game: Game, config: Any, state: Any) -> tuple[Any, list[Any]]:
+    """``state``'s game played on the other engine (``new_game``, then every chance outcome
+    and decision of its history); the answer to ``observe`` is asked by the caller."""
+    match = DiffGame(engine, game, config, game.first_player(state))
+    current = match.start()
+    for decision in game.history(state):
+        current = match.send(current, decision)
+    return match, match.decisions
+
+
+def check_leaks(argv: Sequence[str], *, game: Game, configs: Sequence[Any], pairs: int = 100,
+                seed: int = 0, timeout: float = 10.0) -> LeakReport:
+    """The black-box leak check: ``pairs`` pairs of games that differ only in what one player
+    cannot see. A game is played by uniform random players to a random length; then the hidden
+    information is drawn again consistently with that player's view (:meth:`Game.resample`:
+    the same public decisions). Both games are played on the other engine and its answers to
+    ``observe`` for that player, whatever their shape, must be the same (canonical JSON): an
+    answer that changes with hidden information shows it. The engine's own observation is
+    judged, not mapped to the reference's."""
+    import random
+
+    engine = Engine(argv, timeout)
+    engine.ensure_started()  # CannotStart: reported before any game
+    started = time.perf_counter()
+    rng = random.Random(f"leaks/{seed}")
+    done = 0
+    try:
+        for _ in range(pairs):
+            config = configs[rng.randrange(len(configs))]
+            first = rng.randrange(game.num_players(config))
+            bound = game.max_decisions(config) or MAX_DECISIONS
+            # A whole game, cut at a point drawn uniformly along it.
+            history = game.history(game.random_game(rng, config, first, max_decisions=bound))
+            state = game.replay(history[:rng.randint(0, len(history))], config, first)
+            player = rng.choice(list(game.players(state)))
+            other_state = game.resample(state, player, rng)
+            if _canonical(game.view_to_json(game.observe(state, player))) != \
+                    _canonical(game.view_to_json(game.observe(other_state, player))):
+                continue  # not a pair this player cannot tell apart (never, by resample's contract)
+            request = {"op": "observe", "player": player}
+            answers: list[Any] = []
+            sent: list[tuple[Any, ...]] = []
+            for one in (state, other_state):
+                try:
+                    match, decisions = _replay_on(engine, game, config, one)
+                    sent.append(tuple(decisions))
+                    answers.append(match.ask(request))
+                except DivergenceFound as found:
+                    return LeakReport(done, Leak(
+                        game.name, tuple(game.options_of(config).items()),
+                        game.diff_label(config), first, player,
+                        (tuple(found.divergence.decisions), ()), (found.divergence.other, None),
+                        "the engine failed while the games were played: "
+                        + found.divergence.message), time.perf_counter() - started)
+                except _Stop as stop:
+                    return LeakReport(done, Leak(
+                        game.name, tuple(game.options_of(config).items()),
+                        game.diff_label(config), first, player,
+                        (tuple(stop.divergence.decisions), ()), (None, None),
+                        stop.divergence.message), time.perf_counter() - started)
+            done += 1
+            if _canonical(answers[0]) != _canonical(answers[1]):
+                return LeakReport(done, Leak(
+                    game.name, tuple(game.options_of(config).items()), game.diff_label(config),
+                    first, player, (sent[0], sent[1]), (answers[0], answers[1]),
+                    f"the view of player {player} changes with what player {player} cannot "
+                    f"see{_leak_where(answers[0], answers[1])}"), time.perf_counter() - started)
+    except _Unstarted as unstarted:
+        raise unstarted.error from None
+    finally:
+        engine.stop()
+    return LeakReport(done, None, time.perf_counter() - started)
+
+
+def _leak_where(first: Any, second: Any) -> str:
+    """Where two answers to ``observe`` differ, for the message: the first key of the view."""
+    if isinstance(first, dict) and isinstance(second, dict) and \
+            isinstance(first.get("view"), dict) and isinstance(second.get("view"), dict):
+        a, b = first["view"], second["view"]
+        for key in sorted(set(a) | set(b)):
+            if _canonical(a.get(key)) != _canonical(b.get(key)):
+                return f' (at "{key}")'
+    return ""
+
+
+def render_leaks(report: LeakReport, argv: Sequence[str], game: Game) -> Iterator[str]:
+    """The human report of ``diff --leaks``."""
+    command = " ".join(argv)
+    if report.leak is None:
+        yield (f"no leak: {command} answers observe the same in {_plural(report.pairs, 'pair')} "
+               f"of games its player cannot tell apart ({report.seconds:.1f} s)")
+        return
+    leak = report.leak
+    yield f"LEAK: {command}"
+    yield f"  {leak.message}"
+    yield (f"game: {leak.label}, first player {leak.first_player}; "
+           f"{len(leak.decisions[0])} decisions, then {{\"op\": \"observe\", \"player\": "
+           f"{leak.player}}} ({_plural(report.pairs, 'pair')}, {report.seconds:.1f} s)")
+    if leak.decisions[1]:
+        first, second = leak.decisions
+        differ = [i for i in range(max(len(first), len(second)))
+                  if i >= len(first) or i >= len(second) or
+                  _canonical(first[i]) != _canonical(second[i])]
+        shown = ", ".join(str(i) for i in differ[:8]) + (", ..." if len(differ) > 8 else "")
+        yield (f"the two games differ in {_plural(len(differ), 'decision')} hidden from player "
+               f"{leak.player} (--json has both): {shown}")
+        a, b = leak.answers
+        if isinstance(a, dict) and isinstance(b, dict) and \
+                isinstance(a.get("view"), dict) and isinstance(b.get("view"), dict):
+            keys = [k for k in sorted(set(a["view"]) | set(b["view"]))
+                    if _canonical(a["view"].get(k)) != _canonical(b["view"].get(k))]
+            a, b = _narrowed(a["view"], b["view"], keys)
+            yield "  (the view's keys that differ; --json shows both answers whole)"
+        yield f"  first game:  {_brief_long(a)}"
+        yield f"  second game: {_brief_long(b)}"
+
+
+def _narrowed(a: dict[str, Any], b: dict[str, Any],
+              keys: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The keys of two views that differ; of a list (a log), its first differing entry."""
+    left: dict[str, Any] = {}
+    right: dict[str, Any] = {}
+    for key in keys:
+        x, y = a.get(key), b.get(key)
+        if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+            i = next(i for i in range(len(x)) if _canonical(x[i]) != _canonical(y[i]))
+            key = f"{key}[{i}]"
+            x, y = x[i], y[i]
+        left[key], right[key] = x, y
+    return left, right
+
+
+def _brief_long(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = str(_printable(value))
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -781,10 +1112,14 @@ def render(report: Report, argv: Sequence[str], game: Game | None = None) -> Ite
     if report.divergence is None:
         yield (f"no divergence: {command} agrees with the reference in "
                f"{_plural(report.games, 'game')} ({report.seconds:.1f} s)")
+        if report.view_keys is not None:
+            yield f"views compared on the declared keys only: {', '.join(report.view_keys)}"
         return
     d = report.divergence
     yield f"DIVERGENCE: {command}"
     yield f"  {d.message}"
+    if report.view_keys is not None:
+        yield f"  views compared on the declared keys only: {', '.join(report.view_keys)}"
     how = "after shrinking" if report.shrunk else "as first found"
     if d.variant is None:
         yield "found by the check of seeded chance outcomes, before any game"
@@ -833,6 +1168,18 @@ def run(args: argparse.Namespace) -> int:
     configs = game.diff_configs(args)
     from .commands import no_hypothesis_litter
 
+    if getattr(args, "leaks", False):
+        try:
+            leaks = check_leaks(argv, game=game, configs=configs, pairs=args.games,
+                                seed=args.seed, timeout=args.timeout)
+        except CannotStart as error:
+            raise UsageError(str(error)) from None
+        if args.json:
+            print(json.dumps(leaks.to_json()))
+        else:
+            for line in render_leaks(leaks, argv, game):
+                print(line)
+        return EXIT_OK if leaks.leak is None else EXIT_FAILED
     try:
         with no_hypothesis_litter():
             report = compare_engines(argv, games=args.games, seed=args.seed, variants=configs,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, Iterator
 
 from .cli import EXIT_OK, UsageError
 from .errors import GameError, IllegalActionError, InvalidActionError
@@ -165,10 +165,152 @@ def _read_json(path: str) -> Any:
         raise UsageError(f"{path}: {error}") from None
 
 
+# --- a position in a record: --record FILE --at WHERE ---------------------------------------
+
+
+def _first_record(path: str) -> Any:
+    """The first record of a file as ``validate`` reads them: one JSON document, or the first
+    non-blank line of JSON Lines."""
+    from .commands import cannot_read
+    from .validate import NotJSONError, decode
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(1 << 24)
+    except OSError as error:
+        raise UsageError(cannot_read(path, error)) from None
+    try:
+        return decode(raw)
+    except NotJSONError:
+        pass
+    line = next((line for line in raw.splitlines() if line.strip()), b"")
+    try:
+        return decode(line)
+    except NotJSONError as error:
+        raise UsageError(f"{path}: the first record is not JSON: {error}") from None
+
+
+def _changed_paths(before: Any, after: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple]:
+    """The JSON paths (tuples of keys and indices) where ``after`` differs from ``before``,
+    as deep as the difference goes (an array that grew: the index of its first new item)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(set(before) | set(after)):
+            if key not in before or key not in after:
+                yield from _added_paths(after.get(key), path + (key,))
+            elif before[key] != after[key]:
+                yield from _changed_paths(before[key], after[key], path + (key,))
+    elif isinstance(before, list) and isinstance(after, list):
+        for i in range(max(len(before), len(after))):
+            if i >= len(before) or i >= len(after):
+                yield from _added_paths(after[i] if i < len(after) else None, path + (i,))
+                return
+            if before[i] != after[i]:
+                yield from _changed_paths(before[i], after[i], path + (i,))
+    else:
+        yield path
+
+
+def _added_paths(value: Any, path: tuple[Any, ...]) -> Iterator[tuple]:
+    """``path`` of a value that is new, and the paths to the first item of each array in it
+    (a new turn of steps is written at its first step)."""
+    yield path
+    if isinstance(value, dict):
+        for key in sorted(value):
+            yield from _added_paths(value[key], path + (key,))
+    elif isinstance(value, list) and value:
+        yield from _added_paths(value[0], path + (0,))
+
+
+def record_places(game: Game, final: Any) -> list[tuple[Any, tuple[Any, ...]]]:
+    """Every state of a record's game before a decision (chance outcomes included), with where
+    that decision is written in the record, in the game's :attr:`Game.record_where` terms: the
+    key ``k`` is the index in the record's array named ``k + "s"`` (``round``: ``rounds[r]``,
+    ``turn``: ``turns[t]``, ``step``: ``steps[k]``; None where the decision is not inside such
+    an array, as a round's deal is not inside a turn)."""
+    keys = game.record_where
+    states = list(game.states(final))
+    records = [game.to_record(state) for state in states]
+    places = []
+    for i in range(len(states) - 1):
+        best: tuple[Any, ...] = tuple(None for _ in keys)
+        for changed in _changed_paths(records[i], records[i + 1]):
+            values = []
+            for key in keys:
+                found = None
+                for name, index in zip(changed, changed[1:]):
+                    if name == key + "s" and type(index) is int:
+                        found = index
+                values.append(found)
+            if sum(v is not None for v in values) > sum(v is not None for v in best):
+                best = tuple(values)
+        places.append((states[i], best))
+    return places
+
+
+def _parse_at(game: Game, text: str | None) -> tuple[int, ...]:
+    keys = game.record_where
+    shape = ":".join(key.upper() for key in keys)
+    if not keys:
+        raise UsageError(f"--at: game {game.name} names no places in its records; use --history")
+    if text is None:
+        raise UsageError(f"--record needs --at {shape}: where in the record to count from")
+    parts = text.split(":")
+    if len(parts) != len(keys) or not all(p.strip().isdigit() for p in parts):
+        raise UsageError(f"--at takes {shape} (whole numbers from 0), not {text!r}")
+    return tuple(int(p) for p in parts)
+
+
+def record_position(game: Game, path: str, at: str | None) -> tuple[Game, Any, str]:
+    """The state just before the first decision written at ``at`` in the first record of
+    ``path`` (Hanamikoji ``ROUND:TURN``: before that turn's action; Maiko ``TURN:STEP``), with
+    the record's game (found by its format) and a description. The record must be valid: it is replayed by the game's record reader."""
+    from .registry import by_format
+
+    obj = _first_record(path)
+    own = by_format(obj.get("format")) if isinstance(obj, dict) else None
+    if own is not None and own.name != game.name:
+        from .registry import DEFAULT
+
+        if game.name != DEFAULT:
+            raise UsageError(f"{path}: a record of {own.name}, not of {game.name} (see --game)")
+        game = own
+    where = _parse_at(game, at)
+    try:
+        final = game.read_record(obj)
+    except GameError as error:
+        raise UsageError(f"{path}: the first record is not a valid game: {error}") from None
+    places = record_places(game, final)
+    for state, place in places:
+        if place == where:
+            names = ", ".join(f"{key} {value}" for key, value in zip(game.record_where, where))
+            return game, state, f"{path} at {names}"
+    known = [place for _, place in places if None not in place]
+    last = (":".join(map(str, known[-1])) if known else None)
+    raise UsageError(f"--at {at}: no decision of the record is at {at}"
+                     + (f" (the last is at {last})" if last else ""))
+
+
+def _record_start(game: Game, args: argparse.Namespace) -> tuple[Game, Any, str]:
+    from .options import option_values
+
+    if args.first_player is not None:
+        raise UsageError("--first-player goes with --seed; a --record file names its own "
+                         "first_player")
+    if option_values(game, args):
+        raise UsageError("the game's options go with --seed or --deal; a --record file "
+                         "names its own options")
+    return record_position(game, args.record, args.at)
+
+
 def start(game: Game, config: Any, args: argparse.Namespace) -> tuple[Any, str]:
     """The position the command counts from, and where it came from (for people)."""
     from .options import option_values
 
+    if getattr(args, "at", None) is not None and getattr(args, "record", None) is None:
+        raise UsageError("--at goes with --record")
+    if getattr(args, "record", None) is not None:
+        _, state, where = _record_start(game, args)
+        return state, where
     if args.deal is not None or args.history is not None:
         flag, path = ("--deal", args.deal) if args.deal is not None else ("--history", args.history)
         if args.first_player is not None:
@@ -198,11 +340,19 @@ def run(args: argparse.Namespace) -> int:
     """The ``perft`` sub-command."""
     from .options import game_and_config
 
+    if getattr(args, "suite", None) is not None:
+        return run_suite(args)
+    if args.depth is None:
+        raise UsageError("the following arguments are required: --depth "
+                         "(see 'hanamikoji perft --help')")
     game, config = game_and_config(args)
     limit = game.perft_max_depth()
     if limit is not None and args.depth > limit[0]:
         raise UsageError(f"--depth {args.depth}: {limit[1]}; use 1 to {limit[0]}")
-    state, where = start(game, config, args)
+    if getattr(args, "record", None) is not None:  # the record's own game
+        game, state, where = _record_start(game, args)
+    else:
+        state, where = start(game, config, args)
     counts = perft(game, state, args.depth)
     split = divide(game, state, args.depth) if args.divide else ()
     header, summary = game.perft_header(state)
@@ -226,3 +376,98 @@ def run(args: argparse.Namespace) -> int:
     for d in range(1, args.depth + 1):
         print(f"{d:>5}  {counts[d]}")
     return EXIT_OK
+
+
+# --- a file of perft cases: --suite FILE ----------------------------------------------------
+
+#: The keys of a perft case's input that are not part of its position or start.
+_CASE_KEYS = ("depth", "divide")
+
+
+def suite_case(game: Game, case: Any) -> tuple[bool, str, dict[str, Any]]:
+    """Run one perft case of a vectors file (``{"id", "input", "expected"}``): the input is a
+    position (``history``) or the game's own start (Hanamikoji's deal), with ``depth`` (else
+    the deepest depth expected) and optionally ``divide``; the expected ``depths`` (and
+    ``divide``) are compared with the counts. (passed, message, counts as JSON)."""
+    if not isinstance(case, dict) or not isinstance(case.get("input"), dict) or \
+            not isinstance(case.get("expected"), dict):
+        raise ValueError('a case is {"id", "input": {...}, "expected": {...}}')
+    given, expected = case["input"], case["expected"]
+    wanted = expected.get("depths")
+    if not isinstance(wanted, dict) or not wanted or \
+            not all(k.isdigit() and int(k) >= 1 for k in wanted):
+        raise ValueError('its expected has no "depths": {"1": n, ...}')
+    depth = given.get("depth", max(int(k) for k in wanted))
+    if type(depth) is not int or depth < 1:
+        raise ValueError(f"its depth must be a whole number from 1, not {depth!r}")
+    rest = {k: v for k, v in given.items() if k not in _CASE_KEYS}
+    if "history" in rest:
+        state = read_position(game, rest)
+    else:
+        state = game.start_from_json(rest, game.configure())
+        if state is None:
+            raise ValueError(f"game {game.name} has no start files: the input needs a history")
+    counts = perft(game, state, depth)
+    got: dict[str, Any] = {"depths": {str(d): counts[d] for d in range(1, depth + 1)}}
+    wrong = [k for k in sorted(wanted, key=int) if int(k) > depth or got["depths"][k] != wanted[k]]
+    problems = [f"depth {k}: {got['depths'].get(k)} instead of {wanted[k]}" for k in wrong]
+    if "divide" in expected and given.get("divide"):
+        split = divide(game, state, given["divide"])
+        got["divide"] = [{"decision": game.decision_to_json(d), "count": n} for d, n in split]
+        if got["divide"] != expected["divide"]:
+            problems.append(f"divide at depth {given['divide']} differs")
+    return not problems, "; ".join(problems), got
+
+
+def run_suite(args: argparse.Namespace) -> int:
+    """``perft --suite FILE``: every case of a perft vectors file, pass or fail; exit 1 if one
+    fails."""
+    from .cli import EXIT_FAILED
+    from .registry import DEFAULT, get
+
+    if args.depth is not None or args.divide or getattr(args, "at", None) is not None or \
+            args.first_player is not None:
+        raise UsageError("--suite takes its depths from the file: no --depth, --divide, --at "
+                         "or --first-player")
+    doc = _read_json_large(args.suite)
+    if not isinstance(doc, dict) or not isinstance(doc.get("tests"), list):
+        raise UsageError(f'{args.suite}: not a file of perft cases ({{"tests": [...]}}, as '
+                         "tests/vectors/perft.json)")
+    name = doc.get("game", DEFAULT)
+    if getattr(args, "game", DEFAULT) not in (DEFAULT, name):
+        raise UsageError(f"{args.suite}: cases of {name}, not of {args.game} (see --game)")
+    game = get(name)
+    results = []
+    for index, case in enumerate(doc["tests"]):
+        case_id = case.get("id", f"#{index}") if isinstance(case, dict) else f"#{index}"
+        try:
+            passed, message, got = suite_case(game, case)
+        except (GameError, ValueError, TypeError, KeyError) as error:
+            passed, message, got = False, f"cannot run: {error}", {}
+        results.append({"id": case_id, "status": "pass" if passed else "fail",
+                        "message": message or None, **got})
+        if not args.json:
+            print(f"{'pass' if passed else 'FAIL'}  {case_id}" + (f": {message}" if message else ""))
+    failed = sum(r["status"] == "fail" for r in results)
+    if args.json:
+        print(json.dumps({"suite": args.suite, "game": game.name, "cases": len(results),
+                          "passed": len(results) - failed, "failed": failed,
+                          "results": results}))
+    else:
+        print(f"{len(results)} cases: {len(results) - failed} passed, {failed} failed")
+    return EXIT_OK if failed == 0 else EXIT_FAILED
+
+
+def _read_json_large(path: str) -> Any:
+    from .commands import cannot_read
+    from .validate import NotJSONError, decode
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(1 << 26)
+    except OSError as error:
+        raise UsageError(cannot_read(path, error)) from None
+    try:
+        return decode(raw)
+    except NotJSONError as error:
+        raise UsageError(f"{path}: {error}") from None
