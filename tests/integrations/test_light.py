@@ -1,0 +1,48 @@
+"""The core install stays light: the toolkit, its command and the integrations' encodings never
+import numpy, OpenSpiel or PettingZoo unless a bridge is asked for, and a bridge asked for
+without its extra says which extra to install. Runs without the extras too."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium")
+
+
+def _imported_after(code: str) -> list[str]:
+    probe = (f"import sys\n{code}\nprint([m for m in {HEAVY!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return eval(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_toolkit_and_its_command_import_nothing_heavy():
+    code = ("import hanamikoji, hanamikoji.engine, hanamikoji.integrations\n"
+            "import hanamikoji.integrations.encoding.hanamikoji\n"
+            "import hanamikoji.integrations.encoding.maiko\n"
+            "from hanamikoji.engine.core.cli import main\n"
+            "import contextlib, io\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['games']); main(['simulate', '--games', '3', '--game', 'maiko'])")
+    assert _imported_after(code) == []
+
+
+@pytest.mark.parametrize("module,extra", [("openspiel", "openspiel"),
+                                          ("pettingzoo_env", "pettingzoo")])
+def test_a_bridge_without_its_extra_names_it(module, extra):
+    """Without the extra, importing a bridge fails with one line naming the extra (simulated
+    here by hiding the framework's modules)."""
+    hide = {"openspiel": ("pyspiel", "numpy"), "pettingzoo_env": ("pettingzoo", "gymnasium")}
+    code = ("import sys\n"
+            + "".join(f"sys.modules[{name!r}] = None\n" for name in hide[module])
+            + "try:\n"
+            f"    import hanamikoji.integrations.{module}\n"
+            "except ImportError as error:\n"
+            "    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"pip install 'hanamikoji[{extra}]'" in done.stdout
+    assert len(done.stdout.strip().splitlines()) == 1
