@@ -23,8 +23,9 @@ CORE = sorted(p for room in ("engine", "spec", "properties")
               for p in (ROOT / room / "core").rglob("*.py"))
 GAME_PACKAGES = ("hanamikoji", "maiko")
 WORDS = re.compile(r"geisha|hanamikoji|charm", re.IGNORECASE)
-# The tool, not the game: the namespace, the command and its sub-commands, the tool's formats.
-TOOL = re.compile(r"hanamikoji\.(engine|spec|properties)\b|hanamikoji-(verify|vectors|bench|hypothesis)\b"
+# The tool, not the game: the namespace (its rooms, and the framework bridges of
+# hanamikoji.integrations), the command and its sub-commands, the tool's formats.
+TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations)\b|hanamikoji-(verify|vectors|bench|hypothesis)\b"
                   r"|\bhanamikoji (\{|[a-z]+\b)|prog=\"hanamikoji\"|\"hanamikoji\"\s*$"
                   r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_GAMES|\"hanamikoji: ")
 

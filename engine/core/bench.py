@@ -225,10 +225,18 @@ def bench_properties(ctx: Context) -> list[dict[str, Any]]:
              "unit": "s (whole process)", "target": "< 300 s"}]
 
 
+def bench_integrations(ctx: Context) -> list[dict[str, Any]]:
+    """Decisions per second through each framework bridge (docs/integrations.md), or a "not
+    installed" row for a bridge whose extra is missing; imported only for this section."""
+    from hanamikoji.integrations.bench import measure
+
+    return measure(ctx.game)
+
+
 SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
     "simulate": bench_simulate, "rounds": bench_rounds, "validate": bench_validate,
     "perft": bench_perft, "perft-growth": bench_perft_growth, "queries": bench_queries,
-    "properties": bench_properties,
+    "properties": bench_properties, "integrations": bench_integrations,
 }
 
 

@@ -197,7 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure the performance figures (whole processes)")
     bench.add_argument("--only", nargs="+", metavar="SECTION",
-                       help="sections: simulate rounds validate perft perft-growth queries properties")
+                       help="sections: simulate rounds validate perft perft-growth queries properties "
+                            "integrations")
     bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")

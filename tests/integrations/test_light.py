@@ -46,3 +46,25 @@ def test_a_bridge_without_its_extra_names_it(module, extra):
     assert done.returncode == 0, done.stderr
     assert f"pip install 'hanamikoji[{extra}]'" in done.stdout
     assert len(done.stdout.strip().splitlines()) == 1
+
+
+def test_bench_measures_each_bridge_or_says_it_is_not_installed(monkeypatch):
+    """``hanamikoji bench --only integrations``: a row per bridge, with a figure when its extra is
+    installed and a "not installed" line naming the extra when it is not."""
+    import importlib.util
+
+    from hanamikoji.integrations import bench
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("pyspiel", "pettingzoo") else real(name, *a))
+    rows = bench.measure("maiko", budget=0.01)
+    assert rows[0]["figure"] == "engine alone: random games (maiko)" and rows[0]["value"] > 0
+    assert [r["unit"] for r in rows[1:]] == ["not installed: pip install 'hanamikoji[openspiel]'",
+                                            "not installed: pip install 'hanamikoji[pettingzoo]'"]
+    monkeypatch.undo()
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    rows = bench.measure("hanamikoji", budget=0.01)
+    assert len(rows) == 4 and all(r["value"] > 0 and r["unit"] == "decisions/s (in process)"
+                                  for r in rows)
