@@ -68,3 +68,16 @@ def test_bench_measures_each_bridge_or_says_it_is_not_installed(monkeypatch):
     rows = bench.measure("hanamikoji", budget=0.01)
     assert len(rows) == 4 and all(r["value"] > 0 and r["unit"] == "decisions/s (in process)"
                                   for r in rows)
+
+
+def test_ci_installs_the_integrations_extra():
+    """CI runs the README's test command (.ci/run reads it between the markers): it must install
+    the integrations extra, or every OpenSpiel and PettingZoo test would skip unseen."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- test-command -->\n```\n(.*)\n```\n<!-- /test-command -->", readme)
+    assert block and "pip install -e '.[test,integrations]'" in block.group(1)
+    assert "test-command" in (root / ".ci" / "run").read_text(encoding="utf-8")
