@@ -38,13 +38,12 @@ from hanamikoji.engine.core.game import CHANCE
 
 from . import encoding as E
 
-__all__ = ["SHORT_NAMES", "load", "play_of", "engine_state", "is_truncated", "state_from_engine",
+__all__ = ["SHORT_NAMES", "GAMES", "load", "play_of", "engine_state", "is_truncated", "state_from_engine",
            "determinized", "trajectory_to_record"]
 
-#: OpenSpiel's name of each game with an encoding.
-SHORT_NAMES = {"hanamikoji": "python_hanamikoji", "maiko": "python_maiko"}
-_LONG_NAMES = {"hanamikoji": "Python Hanamikoji (hanamikoji reference engine)",
-               "maiko": "Python Maiko (hanamikoji reference engine)"}
+#: OpenSpiel's name of each game with an encoding (``python_`` and the registry's name, as
+#: OpenSpiel names its Python games).
+SHORT_NAMES = {name: f"python_{name}" for name in E.NAMES}
 
 
 class OpenSpielState(pyspiel.State):
@@ -164,7 +163,7 @@ def _game_type(name: str) -> Any:
     game = encoding.game
     return pyspiel.GameType(
         short_name=SHORT_NAMES[name],
-        long_name=_LONG_NAMES[name],
+        long_name=f"Python {game.title} (hanamikoji reference engine)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -181,24 +180,21 @@ def _game_type(name: str) -> Any:
         parameter_specification=encoding.parameters())
 
 
-class HanamikojiOpenSpielGame(OpenSpielGame):
-    game_name = "hanamikoji"
-
-
-class MaikoOpenSpielGame(OpenSpielGame):
-    game_name = "maiko"
-
-
-for _class in (HanamikojiOpenSpielGame, MaikoOpenSpielGame):
-    pyspiel.register_game(_game_type(_class.game_name), _class)
+#: One OpenSpielGame class per game with an encoding, registered with OpenSpiel: a new game
+#: needs an encoding only (encoding.NAMES).
+GAMES = {name: type(f"{name.title()}OpenSpielGame", (OpenSpielGame,), {"game_name": name})
+         for name in E.NAMES}
+for _name, _class in GAMES.items():
+    pyspiel.register_game(_game_type(_name), _class)
 
 
 # --- between OpenSpiel and the toolkit ---------------------------------------------------------
 
 
 def load(game_name: str = "hanamikoji", **params: Any) -> Any:
-    """``pyspiel.load_game`` of one of our games, its parameters checked first so that a bad
-    one gets our one-line :class:`OptionError` (OpenSpiel's own check raises ``SpielError``)."""
+    """``pyspiel.load_game`` of one of our games (by its registry name), its parameters checked
+    first so that a bad one gets our one-line :class:`OptionError` (OpenSpiel's own check
+    raises ``SpielError``)."""
     E.get(game_name).configure(params)
     return pyspiel.load_game(SHORT_NAMES[game_name], params)
 

@@ -368,15 +368,6 @@ def test_returns_of_a_shared_victory():
     assert E.get("hanamikoji").returns(Outcome((0, 1), "shared"), 2) == [0, 0]
 
 
-def test_the_mcts_example_runs():
-    """docs/examples/mcts_vs_random.py plays and prints the win rate (a few games here)."""
-    script = HERE.parents[1] / "docs" / "examples" / "mcts_vs_random.py"
-    done = subprocess.run([sys.executable, str(script), "--games", "4", "--workers", "1",
-                           "--simulations", "5"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert re.search(r"MCTS won \d+ of 4 \(\d+\.\d%\)", done.stdout), done.stdout
-
-
 def test_the_information_state_tensor_recalls_every_round():
     """Hanamikoji's information state keeps each earlier round as the player last saw it, so a
     turn seen in round 0 is still in the tensor in round 2 (the engine's view forgets it)."""
