@@ -34,6 +34,9 @@ def test_the_wheel_ships_the_library_and_no_tests(tmp_path):
     assert "hanamikoji/engine/core/adapter.py" in names  # python -m hanamikoji.engine.core.adapter
     assert "hanamikoji/spec/maiko/rules.md" in names and "hanamikoji/spec/hanamikoji/rules.md" in names
     assert "hanamikoji/properties/core/cite.py" in names
+    # the framework bridges ship with the library; only their frameworks are optional extras
+    assert {"hanamikoji/integrations/openspiel.py", "hanamikoji/integrations/pettingzoo_env.py",
+            "hanamikoji/integrations/encoding/maiko.py"} <= set(names)
     tests = [n for n in modules if n.rsplit("/", 1)[-1].startswith("test_")
              or n.endswith("conftest.py")]
     assert tests == [], tests

@@ -179,6 +179,7 @@ def test_every_game_has_a_playthrough_that_ends_by_the_rules():
     assert "Result: player 1 wins (round-limit-charm)" in italian
 
 
+@checks("INFO-2", "MK-INFO-2")
 @pytest.mark.parametrize("name", GAMES)
 def test_leak_check(name):
     """INFO-2, MK-INFO-2: what a player cannot see, drawn again, changes none of their

@@ -16,6 +16,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from hanamikoji.engine.core.errors import GameError, OptionError  # noqa: E402
 from hanamikoji.integrations.encoding import Play  # noqa: E402
+from hanamikoji.properties.core.cite import checks  # noqa: E402
 from hanamikoji.integrations.pettingzoo_env import env, observation_of  # noqa: E402
 
 CONFIGS = [("hanamikoji", {"variant": "standard"}),
@@ -65,6 +66,7 @@ def test_the_same_seed_gives_the_same_game(game, options):
     assert _moves(first, 7) != _moves(first, 8)
 
 
+@checks("INFO-2", "MK-INFO-2")
 @pytest.mark.parametrize("game,options", CONFIGS, ids=IDS)
 def test_observations_leak_nothing(game, options):
     """INFO-2, MK-INFO-2: what an agent cannot see, drawn again by the engine's resampler,
