@@ -265,6 +265,7 @@ def bench(args: argparse.Namespace) -> int:
                           "figures": rows}, ensure_ascii=False))
         return EXIT_OK
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=f"hanamikoji bench · Python {sys.version.split()[0]} · "
@@ -274,7 +275,9 @@ def bench(args: argparse.Namespace) -> int:
     for row in rows:
         detail = ", ".join(f"{k}={v}" for k, v in row.items()
                            if k not in ("section", "figure", "value", "unit", "target"))
-        table.add_row(row["section"], row["figure"], "-" if row["value"] is None else str(row["value"]),
-                      row["unit"], row["target"], detail)
+        # Figures are plain text: "pip install 'hanamikoji[openspiel]'" is not rich markup.
+        table.add_row(*map(escape, (row["section"], row["figure"],
+                                    "-" if row["value"] is None else str(row["value"]),
+                                    row["unit"], row["target"], detail)))
     Console(width=max(120, shutil.get_terminal_size().columns)).print(table)
     return EXIT_OK

@@ -81,3 +81,21 @@ def test_ci_installs_the_integrations_extra():
     block = re.search(r"<!-- test-command -->\n```\n(.*)\n```\n<!-- /test-command -->", readme)
     assert block and "pip install -e '.[test,integrations]'" in block.group(1)
     assert "test-command" in (root / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_the_bench_table_prints_the_extra_to_install(monkeypatch, capsys):
+    """The not-installed row reaches the terminal whole: rich would read ``[openspiel]`` as
+    markup and drop it."""
+    import functools
+    import importlib.util
+
+    from hanamikoji.engine.core.cli import main
+    from hanamikoji.integrations import bench
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("pyspiel", "pettingzoo") else real(name, *a))
+    monkeypatch.setattr(bench, "measure", functools.partial(bench.measure, budget=0.01))
+    assert main(["bench", "--only", "integrations", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "'hanamikoji[openspiel]'" in out and "'hanamikoji[pettingzoo]'" in out
