@@ -101,6 +101,8 @@ class raw_env(AECEnv):
             self._play = self._play.apply_chance(game.sample_chance(self._play.state, self._rng))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in self.possible_agents:
+            raise OptionError(f"no agent {agent!r}; the agents: {', '.join(self.possible_agents)}")
         return observation_of(self._play, self.possible_agents.index(agent))
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

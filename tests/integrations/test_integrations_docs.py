@@ -163,10 +163,11 @@ def test_the_longest_random_games_quoted():
 
 
 def test_the_example_prints_what_the_page_shows():
+    """Run with 2 workers, it prints what the page shows for 1: each game has its own seed."""
     pytest.importorskip("pyspiel")
     shown = re.search(r"```\n(MCTS \(.*?); [\d.]+ s\n```", DOC).group(1)
     done = subprocess.run([sys.executable, str(ROOT / "docs" / "examples" / "mcts_vs_random.py"),
-                           "--games", "20", "--workers", "1"], capture_output=True, text=True,
+                           "--games", "20", "--workers", "2"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert re.sub(r"; [\d.]+ s$", "", done.stdout.strip()) == shown

@@ -146,6 +146,8 @@ def test_bad_input_is_refused_in_one_line():
         env("chess")
     e = env()
     e.reset(seed=0)
+    with pytest.raises(OptionError, match="no agent 'player_2'; the agents: player_0, player_1"):
+        e.observe("player_2")
     observation = e.last()[0]
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     with pytest.raises(GameError) as error:
