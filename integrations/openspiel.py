@@ -143,7 +143,7 @@ class OpenSpielGame(pyspiel.Game):
             max_utility=encoding.max_utility,
             utility_sum=0.0 if encoding.utility == "zero_sum" else None,
             max_game_length=encoding.max_game_length(self.setup))
-        super().__init__(_game_type(self.game_name), info, values)
+        super().__init__(_game_type(self.game_name), info, encoding.game_string_values(values))
 
     def new_initial_state(self) -> OpenSpielState:
         return OpenSpielState(self)

@@ -148,12 +148,21 @@ class Encoding:
         if not isinstance(bound, int) or isinstance(bound, bool) or bound < 1:
             raise OptionError(f"parameter {self.bound_name} takes a whole number from 1, "
                               f"not {bound!r}")
-        setup = Setup(self.game.configure(params), bound)
+        setup = Setup(self.game.configure(self._game_options(params)), bound)
         self.check_setup(setup)
         return setup
 
     def check_setup(self, setup: Setup) -> None:
         """A game's own check of its parameters together (none by default)."""
+
+    def game_string_values(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` as a framework writes them in a game string: OpenSpiel's
+        ``name(key=value,...)`` cannot hold a comma inside a value (the identity by default)."""
+        return dict(params)
+
+    def _game_options(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The game's options from the framework's ``params`` (the bound taken out)."""
+        return params
 
     def num_players(self, setup: Setup) -> int:
         return self.game.num_players(setup.config)

@@ -103,6 +103,21 @@ class MaikoEncoding(Encoding):
     bound_default = 5000
     utility = "general_sum"
 
+    # --- parameters
+
+    def game_string_values(self, params: Any) -> dict[str, Any]:
+        """``colours`` written with ``/`` (``pink/green``): a comma would end the value in
+        OpenSpiel's game string, and the game could not be loaded again from it."""
+        out = dict(params)
+        if isinstance(out.get("colours"), str):
+            out["colours"] = out["colours"].replace(",", "/")
+        return out
+
+    def _game_options(self, params: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(params.get("colours"), str):  # the game's option takes commas
+            params = dict(params, colours=params["colours"].replace("/", ","))
+        return params
+
     # --- chance: the layout, tile by tile
 
     def chance_multiset(self, state: Any) -> tuple[int, ...]:

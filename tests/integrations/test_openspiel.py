@@ -97,6 +97,19 @@ def test_parameters_are_checked_with_one_line_errors():
     assert O.load("maiko", players=4).num_players() == 4
 
 
+def test_a_game_loads_again_from_its_string():
+    """OpenSpiel serializes a state with its game's string: colours are written with "/" there,
+    as a comma would end the value (given with commas in a parameter dict, they are rewritten)."""
+    game = pyspiel.load_game("python_maiko", {"colours": "pink,green", "max_decisions": 40})
+    assert str(game) == ("python_maiko(colours=pink/green,max_decisions=40,players=2,"
+                         "removed_colour=)")
+    again = pyspiel.load_game(str(game))
+    assert O.play_of(again.new_initial_state()).setup == O.play_of(game.new_initial_state()).setup
+    assert [c.label for c in O.play_of(again.new_initial_state()).setup.config.colours] == \
+        ["pink", "green"]
+    pyspiel.random_sim_test(again, num_sims=1, serialize=True, verbose=False)
+
+
 def test_illegal_actions_are_refused_by_the_engine():
     game = pyspiel.load_game("python_hanamikoji")
     state = game.new_initial_state()
