@@ -1,12 +1,14 @@
-"""Bridges from the toolkit's games to other frameworks: OpenSpiel and PettingZoo.
+"""The toolkit's games in other frameworks: OpenSpiel and PettingZoo (docs/integrations.md).
 
-- :mod:`.encoding`: per game, the fixed integer action space, the card-by-card (tile-by-tile)
-  chance decomposition, the bound on a game's length and the observation tensors. Plain Python:
-  it imports neither OpenSpiel, PettingZoo nor numpy.
+- :mod:`.encoding`: what both bridges need of a game beyond the core ``Game`` interface (integer
+  actions, chance drawn one component at a time, the bound, 0/1 tensors of the engine's views)
+  and :class:`~.encoding.Play`, one game as the bridges play it; one encoding per game
+  (:mod:`.encoding.hanamikoji`, :mod:`.encoding.maiko`). Plain Python: no numpy, no framework.
 - :mod:`.openspiel`: registers ``python_hanamikoji`` and ``python_maiko`` with
   ``pyspiel.register_game`` (``pip install 'hanamikoji[openspiel]'``).
 - :mod:`.pettingzoo_env`: AEC environments (``pip install 'hanamikoji[pettingzoo]'``).
+- :mod:`.bench`: the figures of ``hanamikoji bench --only integrations``.
 
-Both are thin layers over the reference engine through the core ``Game`` interface, so no rule
-is written twice (docs/integrations.md). Importing this package imports nothing optional.
+Every rule is the engine's, reached through the core ``Game`` interface: nothing here is a
+second copy of the rules. Importing this package imports nothing optional.
 """

@@ -34,7 +34,7 @@ HANAMIKOJI = ["python_hanamikoji(variant=standard)",
 MAIKO = [f"python_maiko(players={n})" for n in (2, 3, 4)]
 GAMES = HANAMIKOJI + MAIKO
 #: random_sim_test games per game: a Maiko game is a few hundred decisions and 60 or 81 draws.
-SIMS = {name: 10 for name in HANAMIKOJI} | {name: 1 for name in MAIKO}
+SIMS = {name: 30 for name in HANAMIKOJI} | {name: 2 for name in MAIKO}
 
 
 def test_load_game_by_name():
