@@ -38,7 +38,8 @@ from hanamikoji.engine.core.game import CHANCE
 
 from . import encoding as E
 
-__all__ = ["SHORT_NAMES", "GAMES", "load", "play_of", "engine_state", "is_truncated", "state_from_engine",
+__all__ = ["SHORT_NAMES", "GAMES", "load", "play_of", "engine_state", "is_truncated",
+           "state_from_engine",
            "determinized", "trajectory_to_record"]
 
 #: OpenSpiel's name of each game with an encoding (``python_`` and the registry's name, as

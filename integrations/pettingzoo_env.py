@@ -66,8 +66,8 @@ class raw_env(AECEnv):
         self._encoding = E.get(game)
         self._setup = self._encoding.configure(options)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(f"render_mode takes one of: {', '.join(self.metadata['render_modes'])}"
-                              f" or None, not {render_mode!r}")
+            modes = ", ".join(self.metadata["render_modes"])
+            raise OptionError(f"render_mode takes one of: {modes} or None, not {render_mode!r}")
         self.metadata = dict(self.metadata, name=f"{game}_v0")
         self.render_mode = render_mode
         players = self._encoding.num_players(self._setup)

@@ -94,14 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         results = [play_one(job) for job in jobs]
     seconds = time.perf_counter() - start
     won, lost = sum(r > 0 for r in results), sum(r < 0 for r in results)
-    print(f"MCTS ({args.simulations} simulations a move) against uniform random, {variant_name(args)}"
-          f": MCTS won {won} of {args.games} ({100 * won / args.games:.1f}%), lost {lost}, "
+    print(f"MCTS ({args.simulations} simulations a move) against uniform random, {args.games} "
+          f"games of {args.variant} Hanamikoji, seed {args.seed}: MCTS won {won} of "
+          f"{args.games} ({100 * won / args.games:.1f}%), lost {lost}, "
           f"shared {args.games - won - lost}; {seconds:.1f} s")
     return 0
-
-
-def variant_name(args: argparse.Namespace) -> str:
-    return f"{args.games} games of {args.variant} Hanamikoji, seed {args.seed}"
 
 
 if __name__ == "__main__":

@@ -185,9 +185,11 @@ class MaikoEncoding(Encoding):
         layout = _OBSERVATION
         at, one = layout.offset, layout.one
         config = view.config
-        ones = [one("player", view.player), one("current_player", _PLAYERS.index(view.current_player)),
+        ones = [one("player", view.player),
+                one("current_player", _PLAYERS.index(view.current_player)),
                 one("first_player", view.first_player), one("phase", _PHASES.index(view.phase))]
-        ones += [at["colours"] + NUM_COLOURS * p + colour for p, colour in enumerate(config.colours)]
+        ones += [at["colours"] + NUM_COLOURS * p + colour
+                 for p, colour in enumerate(config.colours)]
         if config.removed_colour is not None:
             ones.append(one("removed_colour", config.removed_colour))
         for space, code in enumerate(view.board):

@@ -56,8 +56,8 @@ def test_bench_measures_each_bridge_or_says_it_is_not_installed(monkeypatch):
     from hanamikoji.integrations import bench
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name in ("pyspiel", "pettingzoo") else real(name, *a))
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: (
+        None if name in ("pyspiel", "pettingzoo") else real(name, *a)))
     rows = bench.measure("maiko", budget=0.01)
     assert rows[0]["figure"] == "engine alone: random games (maiko)" and rows[0]["value"] > 0
     assert [r["unit"] for r in rows[1:]] == ["not installed: pip install 'hanamikoji[openspiel]'",
@@ -93,8 +93,8 @@ def test_the_bench_table_prints_the_extra_to_install(monkeypatch, capsys):
     from hanamikoji.integrations import bench
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name in ("pyspiel", "pettingzoo") else real(name, *a))
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: (
+        None if name in ("pyspiel", "pettingzoo") else real(name, *a)))
     monkeypatch.setattr(bench, "measure", functools.partial(bench.measure, budget=0.01))
     assert main(["bench", "--only", "integrations", "--repeat", "1"]) == 0
     out = capsys.readouterr().out

@@ -90,7 +90,8 @@ def test_parameters_are_checked_with_one_line_errors():
         with pytest.raises(OptionError, match=re.escape(message)) as error:
             pyspiel.load_game(text)
         assert "\n" not in str(error.value)
-    with pytest.raises(OptionError, match="no parameter 'foo'; its parameters: variant, max_rounds"):
+    with pytest.raises(OptionError,
+                       match="no parameter 'foo'; its parameters: variant, max_rounds"):
         O.load("hanamikoji", foo=1)
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'foo'"):
         pyspiel.load_game("python_hanamikoji(foo=1)")  # OpenSpiel's own check, before ours
