@@ -1,6 +1,6 @@
 """Issue 13, rough edges a new user meets: --version, unknown options blamed on their command,
 one wording of number limits, empty paths refused, simulate in flat memory with Ctrl-C, validate
-reading a stream of JSON values, progress on a terminal only, and every command of docs/cli.md
+reading a stream of JSON values, progress on a terminal only (simulate, verify, diff), and every command of docs/cli.md
 running as shown."""
 
 from __future__ import annotations
@@ -298,9 +298,10 @@ def test_a_long_pretty_record_is_read_in_few_tries_and_flat(monkeypatch):
 
 
 def _on_a_terminal(argv: list[str], env: dict[str, str] | None = None, cwd=None,
-                   timeout: float = 120) -> tuple[int, str, str]:
+                   timeout: float = 120, interrupt_on: bytes | None = None
+                   ) -> tuple[int, str, str]:
     """Run the command with stderr on a pseudo-terminal: (exit code, stdout, what the terminal
-    got)."""
+    got). ``interrupt_on``: Ctrl-C (SIGINT) once the terminal has shown these bytes."""
     primary, secondary = pty.openpty()
     process = subprocess.Popen([*COMMAND, *argv], stdout=subprocess.PIPE, stderr=secondary,
                                stdin=subprocess.DEVNULL, env=env, cwd=cwd)
@@ -317,6 +318,9 @@ def _on_a_terminal(argv: list[str], env: dict[str, str] | None = None, cwd=None,
             if not chunk:
                 break
             seen += chunk
+            if interrupt_on is not None and interrupt_on in seen:
+                process.send_signal(signal.SIGINT)
+                interrupt_on = None
         elif process.poll() is not None:
             break
     out = process.stdout.read().decode()
@@ -334,6 +338,63 @@ def test_simulate_shows_rate_and_elapsed_on_a_terminal_only(tmp_path):
     assert plain.returncode == 0 and plain.stderr == ""
     strip = re.compile(r" in [\d.]+ s \([\d.]+ games/s\)")
     assert strip.sub("", plain.stdout) == strip.sub("", out)
+
+
+REFERENCE_ADAPTER = ["--", sys.executable, "-m", "hanamikoji.engine.core.adapter"]
+
+
+def test_diff_shows_games_decisions_and_elapsed_on_a_terminal_only():
+    argv = ["diff", "--games", "25", "--seed", "1", *REFERENCE_ADAPTER]
+    code, out, terminal = _on_a_terminal(argv)
+    assert code == 0, (out, terminal)
+    assert "comparing" in terminal and re.search(r"\b\d+/25\b", terminal), terminal
+    assert re.search(r"[\d,]+ decisions", terminal) and "games/s" in terminal
+    assert re.search(r"\d+:\d\d:\d\d", terminal)  # elapsed and time left
+    plain = subprocess.run([*COMMAND, *argv], capture_output=True, text=True, timeout=120)
+    assert plain.returncode == 0 and plain.stderr == ""
+    timing = re.compile(r"\([\d.]+ s\)")
+    assert timing.sub("", plain.stdout) == timing.sub("", out)
+    assert "decisions" not in out and "comparing" not in out
+
+
+def test_diff_json_on_a_terminal_is_json_only_and_the_leak_check_shows_pairs():
+    code, out, terminal = _on_a_terminal(["diff", "--games", "10", "--json", *REFERENCE_ADAPTER])
+    assert code == 0 and json.loads(out)["status"] == "agree" and "comparing" in terminal
+    code, out, terminal = _on_a_terminal(["diff", "--leaks", "--games", "10", "--json",
+                                          *REFERENCE_ADAPTER])
+    assert code == 0 and json.loads(out)["status"] == "no-leak", terminal
+    assert "leak check" in terminal and "pairs/s" in terminal and "/10" in terminal
+
+
+def test_diff_tells_its_progress_as_each_game_ends_then_while_shrinking(monkeypatch):
+    """What the bar shows: games done of the total, decisions sent so far, and once a divergence
+    is found, the shrinking games with their bound (tried so far + --shrink)."""
+    from hanamikoji.engine.core.diff import compare_engines
+
+    monkeypatch.setenv("PYTHONPATH", str(TESTS))
+    told = []
+    report = compare_engines([sys.executable, str(ROOT / "docs" / "examples" / "adapter.py"),
+                              "--engine", "broken_engines:gift-gives-two"], games=60, seed=0,
+                             shrink=15, progress=lambda *call: told.append(call))
+    assert report.divergence is not None
+    assert told[0] == ("comparing", 0, 60, 0)
+    done = [call[1] for call in told]
+    decisions = [call[3] for call in told]
+    assert done == sorted(done) and done[-1] == report.games
+    assert decisions == sorted(decisions) and decisions[-1] > 0
+    shrinking = [call for call in told if call[0] == "shrinking"]
+    assert shrinking and all(call[1] <= call[2] for call in shrinking)
+    first = told.index(shrinking[0])
+    assert all(call[2] == shrinking[0][1] + 15 for call in shrinking), shrinking
+    assert all(call[0] == "comparing" for call in told[:first])
+
+
+def test_ctrl_c_during_diff_is_interrupted_with_no_verdict():
+    argv = ["diff", "--games", "100000", *REFERENCE_ADAPTER]
+    code, out, terminal = _on_a_terminal(argv, interrupt_on=b"decisions")
+    assert code == 130, (out, terminal)
+    assert "hanamikoji: interrupted" in terminal and "Traceback" not in terminal
+    assert out == ""  # no verdict, neither agreement nor divergence
 
 
 QUICK_GAME = textwrap.dedent('''

@@ -73,9 +73,9 @@ def play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _progress(total: int, what: str = "games"):
-    """A rich progress bar on an interactive stderr (done of total, rate, elapsed time and the
-    time left), else nothing."""
+def progress_bar(what: str = "games", counted: tuple[str, ...] = ()) -> Any:
+    """A rich progress bar on an interactive stderr (done of total, rate, elapsed time, the time
+    left, and a running count of each name in ``counted``, a field of the task), else None."""
     if not sys.stderr.isatty():
         return None
     from rich.console import Console
@@ -88,8 +88,9 @@ def _progress(total: int, what: str = "games"):
             speed = task.finished_speed or task.speed
             return Text(f"{speed:,.0f} {what}/s" if speed else f"- {what}/s")
 
+    counts = [f"{{task.fields[{name}]:,}} {name}" for name in counted]
     return Progress("[progress.description]{task.description}", BarColumn(),
-                    MofNCompleteColumn(), Rate(), TimeElapsedColumn(), "left",
+                    MofNCompleteColumn(), Rate(), *counts, TimeElapsedColumn(), "left",
                     TimeRemainingColumn(), transient=True, console=Console(stderr=True))
 
 
@@ -145,7 +146,7 @@ def simulate(args: argparse.Namespace) -> int:
 
         # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
         pool = ProcessPoolExecutor(workers, initializer=ignore_interrupts)
-    progress = _progress(args.games)
+    progress = progress_bar()
     start = time.perf_counter()
     interrupted = False
     try:

@@ -64,6 +64,11 @@ STDERR_CHUNK = 1 << 16
 STDERR_TAIL = 4096
 #: The longest tail of standard error a message quotes.
 STDERR_SHOWN = 600
+#: The requests that send a decision or a chance outcome: what progress counts as compared.
+DECISION_OPS = ("apply", "chance", "deal")
+
+#: ``progress(description, done, total, decisions)``: told as each game (or pair) ends.
+Progress = Callable[[str, int, int, int], None]
 
 
 # --- the other engine's process ------------------------------------------------------------
@@ -111,6 +116,8 @@ class Engine:
         self.general = False
         #: Every view key an adapter declared (``view_keys``), over the run; None: none.
         self.view_keys: tuple[str, ...] | None = None
+        #: Decisions and chance outcomes sent (probes included), over the run: the progress.
+        self.decisions = 0
 
     def ensure_started(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -222,6 +229,8 @@ class Engine:
             raise self._fail("garbage", f"the engine answered {_short(message)} with a line "
                                         f"longer than {LINE_LIMIT} bytes")
         self.answers += 1
+        if message.get("op") in DECISION_OPS:
+            self.decisions += 1
         return line
 
     def decode_line(self, message: dict[str, Any], line: bytes) -> Any:
@@ -853,11 +862,12 @@ def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *
 
 def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
                     variants: Sequence[Any] | None = None, timeout: float = 10.0,
-                    shrink: int = 200, game: Game | None = None) -> Report:
+                    shrink: int = 200, game: Game | None = None,
+                    progress: Progress | None = None) -> Report:
     """Play up to ``games`` games of ``game`` (default: the registry's default) against the
     engine run by ``argv``, under the configurations ``variants`` (default: the game's own
     choice, :meth:`Game.diff_configs`); the first divergence, shrunk towards a shortest game
-    with at most ``shrink`` more games, or None."""
+    with at most ``shrink`` more games, or None. ``progress`` is told as each game ends."""
     from .registry import get
 
     game = get() if game is None else game
@@ -881,6 +891,8 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     tried = 0
     best: Divergence | None = None
     since_first = 0
+    if progress is not None:
+        progress("comparing", 0, games, engine.decisions)
     phases = [HPhase.explicit, HPhase.generate] + ([HPhase.shrink] if shrink > 0 else [])
 
     @hypothesis_seed(seed)
@@ -901,6 +913,12 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
             if best is None or found.divergence.size() < best.size():
                 best = found.divergence
             raise
+        finally:
+            if progress is not None:
+                if best is None:  # Hypothesis may try a few more than max_examples
+                    progress("comparing", tried, max(games, tried), engine.decisions)
+                else:  # once a divergence is found, up to ``shrink`` more games shorten it
+                    progress("shrinking", tried, tried - since_first + shrink, engine.decisions)
 
     hung = False
     try:
@@ -971,14 +989,15 @@ def _replay_on(engine: Engine, game: Game, config: Any, state: Any) -> tuple[Any
 
 
 def check_leaks(argv: Sequence[str], *, game: Game, configs: Sequence[Any], pairs: int = 100,
-                seed: int = 0, timeout: float = 10.0) -> LeakReport:
+                seed: int = 0, timeout: float = 10.0,
+                progress: Progress | None = None) -> LeakReport:
     """The black-box leak check: ``pairs`` pairs of games that differ only in what one player
     cannot see. A game is played by uniform random players to a random length; then the hidden
     information is drawn again consistently with that player's view (:meth:`Game.resample`:
     the same public decisions). Both games are played on the other engine and its answers to
     ``observe`` for that player, whatever their shape, must be the same (canonical JSON): an
     answer that changes with hidden information shows it. The engine's own observation is
-    judged, not mapped to the reference's."""
+    judged, not mapped to the reference's. ``progress`` is told as each pair ends."""
     import random
 
     engine = Engine(argv, timeout)
@@ -987,7 +1006,9 @@ def check_leaks(argv: Sequence[str], *, game: Game, configs: Sequence[Any], pair
     rng = random.Random(f"leaks/{seed}")
     done = 0
     try:
-        for _ in range(pairs):
+        for index in range(pairs):
+            if progress is not None:
+                progress("leak check", index, pairs, engine.decisions)
             config = configs[rng.randrange(len(configs))]
             first = rng.randrange(game.num_players(config))
             bound = game.max_decisions(config) or MAX_DECISIONS
@@ -1027,6 +1048,8 @@ def check_leaks(argv: Sequence[str], *, game: Game, configs: Sequence[Any], pair
                     first, player, (sent[0], sent[1]), (answers[0], answers[1]),
                     f"the view of player {player} changes with what player {player} cannot "
                     f"see{_leak_where(answers[0], answers[1])}"), time.perf_counter() - started)
+        if progress is not None:
+            progress("leak check", pairs, pairs, engine.decisions)
     except _Unstarted as unstarted:
         raise unstarted.error from None
     finally:
@@ -1166,34 +1189,47 @@ def run(args: argparse.Namespace) -> int:
 
     game, _ = game_and_config(_without_variant(args))
     configs = game.diff_configs(args)
-    from .commands import no_hypothesis_litter
+    from .commands import no_hypothesis_litter, progress_bar
 
-    if getattr(args, "leaks", False):
-        try:
-            leaks = check_leaks(argv, game=game, configs=configs, pairs=args.games,
-                                seed=args.seed, timeout=args.timeout)
-        except CannotStart as error:
-            raise UsageError(str(error)) from None
-        if args.json:
-            print(json.dumps(leaks.to_json()))
-        else:
-            for line in render_leaks(leaks, argv, game):
-                print(line)
-        return EXIT_OK if leaks.leak is None else EXIT_FAILED
+    leaks = getattr(args, "leaks", False)
+    bar = progress_bar("pairs" if leaks else "games", counted=("decisions",))
+    show = None if bar is None else _shown_on(bar)
     try:
-        with no_hypothesis_litter():
-            report = compare_engines(argv, games=args.games, seed=args.seed, variants=configs,
-                                     timeout=args.timeout, shrink=args.shrink, game=game)
+        if leaks:
+            report: Any = check_leaks(argv, game=game, configs=configs, pairs=args.games,
+                                      seed=args.seed, timeout=args.timeout, progress=show)
+        else:
+            with no_hypothesis_litter():
+                report = compare_engines(argv, games=args.games, seed=args.seed,
+                                         variants=configs, timeout=args.timeout,
+                                         shrink=args.shrink, game=game, progress=show)
     except CannotStart as error:
         raise UsageError(str(error)) from None
+    finally:  # Ctrl-C too: the bar is gone before the command says "interrupted"
+        if bar is not None:
+            bar.stop()
     if args.json:
         print(json.dumps(report.to_json()))
     else:
-        for line in render(report, argv, game):
+        for line in (render_leaks if leaks else render)(report, argv, game):
             print(line)
-    return EXIT_OK if report.divergence is None else EXIT_FAILED
+    found = report.leak if leaks else report.divergence
+    return EXIT_OK if found is None else EXIT_FAILED
 
 
+def _shown_on(bar: Any) -> Progress:
+    """A :data:`Progress` that draws on ``bar`` (:func:`.commands.progress_bar`), started at
+    its first call, after the engine has started (an engine that cannot start draws none)."""
+    task: list[Any] = []
+
+    def show(description: str, done: int, total: int, decisions: int) -> None:
+        if not task:
+            bar.start()
+            task.append(bar.add_task(description, total=total, decisions=decisions))
+        bar.update(task[0], description=description, completed=done, total=total,
+                   decisions=decisions)
+
+    return show
 
 
 def _without_variant(args: argparse.Namespace) -> argparse.Namespace:
