@@ -100,7 +100,7 @@ def measure(game_name: str | None = None, budget: float = 2.0) -> list[dict[str,
     def row(figure: str, run: Callable[[random.Random], int], unit: str) -> None:
         games, steps, seconds = _timed(run, budget)
         rows.append({"figure": f"{figure} ({name})", "value": round(steps / seconds),
-                     "unit": unit, "target": "", "games": games, "steps": steps,
+                     "unit": unit, "target": None, "games": games, "steps": steps,
                      "seconds": round(seconds, 2)})
 
     row("engine alone: random games", _engine(name), "decisions/s (in process)")
@@ -108,7 +108,7 @@ def measure(game_name: str | None = None, budget: float = 2.0) -> list[dict[str,
         if importlib.util.find_spec(needs) is None:
             rows.append({"figure": f"{bridge} ({name})", "value": None,
                          "unit": f"not installed: pip install 'hanamikoji[{extra}]'",
-                         "target": ""})
+                         "target": None})
             continue
         if bridge == "openspiel":
             row("openspiel: random games", _openspiel(name, False), "decisions/s (in process)")

@@ -1,10 +1,23 @@
-"""hanamikoji bench prints figures (and asserts none: timings are measurements, not tests)."""
+"""hanamikoji bench prints figures next to their targets, and exits 1 when one is missed.
+
+Timings are measurements, not tests: nothing here depends on this machine's speed. The targets'
+mechanics are checked with figures the test chooses: a section of its own plugged into the
+table, or the bench's clock replaced by a fake one that says how long each run took.
+"""
 
 from __future__ import annotations
 
+import itertools
 import json
+import pathlib
+import re
 
-from hanamikoji.engine.core.cli import main
+import pytest
+
+from hanamikoji.engine.core import bench as B
+from hanamikoji.engine.core.cli import build_parser, main
+
+DOC = (pathlib.Path(__file__).parent.parent / "docs" / "performance.md").read_text()
 
 
 def test_bench_prints_figures_as_json(capsys, tmp_path, monkeypatch):
@@ -15,10 +28,128 @@ def test_bench_prints_figures_as_json(capsys, tmp_path, monkeypatch):
     rounds = [f for f in figures if f["section"] == "rounds"]
     assert rounds and all(f["value"] > 0 and f["unit"] == "µs per game" for f in rounds)
     assert sum(f["games"] for f in rounds) <= 3000
+    assert all(f["target"] is None and f["met"] is None for f in rounds)  # growth figures
     (skipped,) = [f for f in figures if f["section"] == "properties"]
     assert skipped["value"] is None and skipped["unit"].startswith("not measured: ")
+    assert skipped["met"] is None  # not measured is neither met nor missed
+    assert report["targets_met"] == report["targets_missed"] == 0
 
 
 def test_bench_refuses_an_unknown_section(capsys):
     assert main(["bench", "--only", "nope"]) == 2
     assert "unknown section 'nope'" in capsys.readouterr().err
+
+
+# --- targets: met, missed, exit 1 -------------------------------------------------------------
+
+
+@pytest.fixture
+def plugged(monkeypatch):
+    """A section of the test's own, plugged into the table as a new benchmark would be: a rate
+    with an any-game target of 100/s, a time with a default-game target of at most 1 s, and a
+    figure with no target. ``plugged[...]`` sets the figures it measures."""
+    figures = {"rate": 150.0, "time": 0.5}
+
+    def section(ctx):
+        return [{"figure": "a rate", "value": figures["rate"], "unit": "things/s",
+                 "target": "test-rate"},
+                {"figure": "a time", "value": figures["time"], "unit": "s",
+                 "target": "test-time", "runs": ctx.repeat},
+                {"figure": "a growth", "value": 7.0, "unit": "ms", "target": None}]
+
+    monkeypatch.setitem(B.SECTIONS, "plugged", section)
+    monkeypatch.setitem(B.TARGETS, "test-rate", B.Target(100, "things/s", any_game=True))
+    monkeypatch.setitem(B.TARGETS, "test-time", B.Target(1, "s", at_most=True))
+    return figures
+
+
+def test_every_target_met_exits_0_and_says_met(plugged, capsys):
+    assert main(["bench", "--only", "plugged", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rate, time, growth = report["figures"]
+    assert rate["met"] is True and rate["target"] == {
+        "name": "test-rate", "bound": 100, "unit": "things/s", "at_most": False,
+        "any_game": True, "text": "≥ 100 things/s"}
+    assert time["met"] is True and time["target"]["text"] == "≤ 1 s" and time["runs"] == 3
+    assert growth["met"] is None and growth["target"] is None
+    assert (report["targets_met"], report["targets_missed"]) == (2, 0)
+
+
+@pytest.mark.parametrize("rate, time, missed", [(99.0, 0.5, ["a rate"]), (150.0, 1.01, ["a time"]),
+                                                 (0.0, 9.0, ["a rate", "a time"])])
+def test_a_missed_target_exits_1_and_says_missed(plugged, capsys, rate, time, missed):
+    plugged.update(rate=rate, time=time)
+    assert main(["bench", "--only", "plugged", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert [f["figure"] for f in report["figures"] if f["met"] is False] == missed
+    assert report["targets_missed"] == len(missed)
+    assert main(["bench", "--only", "plugged"]) == 1
+    out = capsys.readouterr().out
+    table = [line.split("│") for line in out.splitlines() if line.startswith("│")]
+    verdicts = {cells[2].strip(): cells[6].strip() for cells in table}
+    assert verdicts == {"a rate": "missed" if "a rate" in missed else "met",
+                        "a time": "missed" if "a time" in missed else "met", "a growth": ""}
+    assert f"targets: {2 - len(missed)} met, {len(missed)} missed" in out
+    for figure in missed:
+        assert re.search(rf"^missed: {figure}: ", out, re.M)
+
+
+def test_a_target_set_for_the_default_game_is_not_judged_on_another(plugged, capsys):
+    plugged.update(time=9.0)  # would miss its target, which is the default game's
+    assert main(["bench", "--only", "plugged", "--game", "maiko", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rate, time, _ = report["figures"]
+    assert report["game"] == "maiko" and time["target"] is None and time["met"] is None
+    assert rate["met"] is True  # an any-game target still is
+
+
+def test_a_row_naming_an_unknown_target_is_a_bug_of_the_bench(plugged, monkeypatch, capsys):
+    monkeypatch.setitem(B.SECTIONS, "plugged", lambda ctx: [
+        {"figure": "x", "value": 1.0, "unit": "s", "target": "no-such-target"}])
+    assert main(["bench", "--only", "plugged"]) == 3
+    assert "names no target of TARGETS: 'no-such-target'" in capsys.readouterr().err
+
+
+class FakeClock:
+    """A clock on which every reading is ``step`` seconds after the one before: each timed
+    run takes ``step`` seconds."""
+
+    def __init__(self, step: float) -> None:
+        self.ticks = itertools.count()
+        self.step = step
+
+    def __call__(self) -> float:
+        return next(self.ticks) * self.step
+
+
+@pytest.mark.parametrize("slower", [1.0, 1.5])
+def test_the_simulate_target_judges_the_figure_the_clock_gives(capsys, slower):
+    """Real runs of ``simulate``, timed by a fake clock: a run that takes exactly games/bound
+    seconds meets the target, one that takes half as long again misses it."""
+    target = B.TARGETS["simulate"]
+    seconds = 3000 / target.bound * slower  # bench_simulate plays 3000 games
+    args = build_parser().parse_args(["bench", "--only", "simulate", "--repeat", "1", "--json"])
+    code = B.bench(args, clock=FakeClock(seconds))
+    report = json.loads(capsys.readouterr().out)
+    row = next(f for f in report["figures"] if f["target"] is not None)
+    assert row["figure"] == "simulate --games 3000 --workers 1"
+    assert row["value"] == pytest.approx(target.bound / slower, rel=1e-3)
+    assert row["met"] is (slower == 1.0) and code == (0 if slower == 1.0 else 1)
+
+
+# --- the targets in docs/performance.md are TARGETS -------------------------------------------
+
+
+def test_the_performance_doc_lists_every_target_as_the_code_sets_it_and_says_why():
+    """Its table of targets has a row per target of TARGETS (key, figure, target, game,
+    measured), with the bound and scope the code sets, and a paragraph on why."""
+    from hanamikoji.engine.core.registry import DEFAULT
+
+    rows = re.findall(r"^\| `([a-z-]+)` \| [^|]+ \| ([^|]+) \| ([^|]+) \| [^|]+ \|$", DOC, re.M)
+    documented = {name: (text.strip(), scope.strip()) for name, text, scope in rows}
+    assert set(documented) == set(B.TARGETS)
+    for name, target in B.TARGETS.items():
+        text, scope = documented[name]
+        assert text == str(target), name
+        assert scope == ("any" if target.any_game else DEFAULT), name
+        assert re.search(rf"^- \*\*`{name}`\*\*: \S", DOC, re.M), f"why {name}?"

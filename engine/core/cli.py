@@ -4,7 +4,8 @@ Every sub-command is declared here (cheap), and its implementation is imported o
 so ``hanamikoji simulate`` never imports z3. Exit codes, for every sub-command:
 
 * 0: done, every check passed;
-* 1: a check found a problem (an illegal record, an uncovered rule, a failed verification);
+* 1: a check found a problem (an illegal record, an uncovered rule, a failed verification,
+  a performance figure that misses its target);
 * 2: bad usage or input that cannot be read (unknown option, malformed file);
 * 3: an internal error (a bug in this toolkit: please report it);
 * 130: interrupted.
@@ -195,7 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "(see 'hanamikoji games') and report it as unfinished")
     sim.set_defaults(handler="hanamikoji.engine.core.commands:simulate")
 
-    bench = commands.add_parser("bench", help="measure the performance figures (whole processes)")
+    bench = commands.add_parser("bench", help="measure the performance figures against their "
+                                              "targets (exit 1 if one is missed)")
     bench.add_argument("--only", nargs="+", metavar="SECTION",
                        help="sections: simulate rounds validate perft perft-growth queries properties "
                             "integrations")
