@@ -21,6 +21,7 @@ from hanamikoji.engine.hanamikoji import Rules, apply, new_game
 from hanamikoji.engine.core.cli import main
 from hanamikoji.engine.core.diff import compare_engines
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
+from hanamikoji.engine.hanamikoji.adapter import EngineAdapter
 from hanamikoji.engine.hanamikoji.protocol import parse_deal, parse_decision
 from hanamikoji.properties.core.cite import checks
 
@@ -35,11 +36,17 @@ def adapter(engine: str | None = None) -> list[str]:
     return [sys.executable, str(ADAPTER)] + (["--engine", engine] if engine else [])
 
 
-def adapter_module():
+def test_the_example_adapter_is_the_packages():
+    """docs/examples/adapter.py copies nothing: it runs the package's adapter, which the tests
+    below exercise in this process."""
+    from hanamikoji.engine.hanamikoji import adapter as package
+
     spec = importlib.util.spec_from_file_location("oracle_adapter", ADAPTER)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module
+    assert module.main is package.main
+    assert not [name for name, value in vars(module).items()
+                if callable(value) and getattr(value, "__module__", None) == "oracle_adapter"]
 
 
 @pytest.fixture(autouse=True)
@@ -50,8 +57,7 @@ def tests_on_the_path(monkeypatch):
 def replay_answer(engine, divergence) -> object:
     """The answer ``engine`` gives to the divergent request after the reported decisions,
     computed in this process by the example adapter's own code."""
-    module = adapter_module()
-    wrapped = module.Adapter(engine)
+    wrapped = EngineAdapter(engine)
     wrapped.new_game({"variant": divergence.variant, "first_player": divergence.first_player})
     decisions = list(divergence.decisions)
     if divergence.request.get("op") in ("apply", "deal") and decisions and \
@@ -185,10 +191,9 @@ def test_cli_exit_codes_and_json(tmp_path, capsys):
 
 
 def test_adapter_answers_errors_with_the_rule():
-    module = adapter_module()
     import hanamikoji.engine as reference
 
-    wrapped = module.Adapter(reference)
+    wrapped = EngineAdapter(reference)
     assert wrapped.answer('{"op": "new_game", "variant": "standard", "first_player": 0}') == \
         {"ok": True}
     answer = wrapped.answer('{"op": "apply", "decision": {"action": "secret", "cards": [3]}}')

@@ -20,15 +20,20 @@ ROOT = pathlib.Path(__file__).parent.parent
 DOC = (ROOT / "docs" / "oracle.md").read_text()
 
 
-@pytest.mark.parametrize("name", ["protocol", "validate", "perft"])
+@pytest.mark.parametrize("name", ["protocol", "validate", "perft", "adapter"])
 def test_docstring_examples(name):
     module = importlib.import_module(f"hanamikoji.engine.core.{name}" if name == "validate" else f"hanamikoji.engine.hanamikoji.{name}")
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried and failures == 0
 
 
+#: A block to paste into a file of one's own (it serves standard input): run by its own test.
+PASTE = "<!-- adapter-paste -->\n"
+
+
 def test_python_blocks_run_and_the_reference_passes_its_own_vectors():
-    blocks = re.findall(r"```python\n(.*?)```", DOC, re.S)
+    blocks = [block for marker, block in re.findall(rf"({PASTE})?```python\n(.*?)```", DOC, re.S)
+              if not marker]
     assert blocks
     out = io.StringIO()
     cwd = os.getcwd()
@@ -41,6 +46,27 @@ def test_python_blocks_run_and_the_reference_passes_its_own_vectors():
         os.chdir(cwd)
     count = json.loads((ROOT / "tests" / "vectors" / "decisions.json").read_text())["numberOfTests"]
     assert out.getvalue().strip() == f"{count} of {count} cases agree"
+
+
+@pytest.mark.parametrize("engine, code", [
+    ("from hanamikoji.engine.hanamikoji import *", 0),
+    ("import broken_engines\nglobals().update(attrs.asdict(broken_engines.BROKEN['gift-gives-two'], recurse=False))",
+     1)])
+def test_the_adapter_to_paste_serves_an_engine_to_diff(tmp_path, engine, code):
+    """The block docs/oracle.md gives to paste into my_adapter.py, run as written by diff with
+    my_engine the reference (no divergence) or a broken engine (a divergence)."""
+    import subprocess
+    import sys
+
+    (block,) = re.findall(rf"{PASTE}```python\n(.*?)```", DOC, re.S)
+    (tmp_path / "my_adapter.py").write_text(block)
+    (tmp_path / "my_engine.py").write_text("import attrs\n" + engine + "\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "tests")])}
+    done = subprocess.run([sys.executable, "-m", "hanamikoji.engine", "diff", "--games", "30",
+                           "--shrink", "0", "--", sys.executable, "my_adapter.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == code, done.stdout + done.stderr
+    assert done.stdout.startswith("no divergence" if code == 0 else "DIVERGENCE"), done.stdout
 
 
 def test_the_small_deal_file_is_the_vectors_small_deal():

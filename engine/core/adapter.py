@@ -17,9 +17,13 @@ Every answer is ``{"ok": true}`` or the value asked for; a request the rules for
 ``{"error": "...", "rule": "ID"}`` and leaves the game as it was. Its answer to ``new_game``
 declares ``"protocol": 2``, so the harness sends it the general requests (``new_game`` with the
 game, ``chance``) for every game from then on. Games added through ``HANAMIKOJI_GAMES`` are
-served too, so this is the adapter of every game the registry knows. It is also the shortest
-example of an adapter for any game: another engine keeps this loop and replaces the calls to
-the game.
+served too, so this is the adapter of every game the registry knows.
+
+The loop itself is :class:`ProtocolAdapter`: a request's ``op`` names the method that answers
+it, and an engine's refusal becomes ``{"error", "rule"}``. Wrap another engine by subclassing it
+with one method per operation, and :meth:`~ProtocolAdapter.serve` runs the loop on standard
+input and output (:class:`hanamikoji.engine.hanamikoji.adapter.EngineAdapter` is one, for an
+engine with the reference Hanamikoji engine's API; docs/oracle.md).
 
 ``--engine NAME=MODULE:ATTRIBUTE`` makes a Game object of your own (a subclass with a rule
 changed, say) answer the requests for game NAME, a built-in game's name included: the way to
@@ -36,7 +40,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, TextIO
 
 from .errors import GameError
 from .game import Game
@@ -44,7 +48,65 @@ from .protocol import GENERAL_PROTOCOL, dumps, player_json
 from .registry import DEFAULT, get
 
 
-class Adapter:
+class ProtocolAdapter:
+    """The adapter loop of the diff protocol: one JSON request per line in, one JSON answer per
+    line out. A subclass lists its ``OPERATIONS`` and answers each with the method of that name
+    (the request as a dict in, the answer as a dict out)."""
+
+    #: The requests answered, by ``op``; any other is "not a request of the protocol".
+    OPERATIONS: tuple[str, ...] = ()
+    #: The exceptions that are the engine refusing a request (a decision the rules forbid):
+    #: answered ``{"error": message, "rule": its rule attribute or null}``.
+    REFUSALS: tuple[type[Exception], ...] = (GameError,)
+
+    def answer(self, line: str) -> dict:
+        """The answer to one request line, as a dict; never raises for what the line holds."""
+        try:
+            request = json.loads(line)
+            if request["op"] not in self.OPERATIONS:
+                raise KeyError(request["op"])
+            operation = getattr(self, request["op"])
+        except (ValueError, KeyError, TypeError):
+            return {"error": f"not a request of the protocol: {line.strip()[:80]}", "rule": None}
+        try:
+            return operation(request)
+        except self.REFUSALS as error:
+            return {"error": str(error), "rule": getattr(error, "rule", None)}
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            return {"error": f"cannot answer {request['op']}: {error!r}", "rule": None}
+
+    def answer_line(self, line: str) -> str:
+        """:meth:`answer` as one line of canonical JSON (sorted keys, no spaces: the harness
+        compares an answer that is the reference's own text without parsing it)."""
+        return dumps(self.answer(line))
+
+    def serve(self, requests: Iterable[str] | None = None, out: TextIO | None = None) -> None:
+        """Answer every request line of ``requests`` (default: standard input) on ``out``
+        (default: standard output), each answer flushed at once, until the input ends or the
+        harness goes away."""
+        out = sys.stdout if out is None else out
+        try:
+            for line in sys.stdin if requests is None else requests:
+                if line.strip():
+                    out.write(self.answer_line(line) + "\n")
+                    out.flush()
+        except (BrokenPipeError, KeyboardInterrupt):  # the harness has gone: nothing to answer
+            pass
+
+
+def load(target: str) -> Any:
+    """The object ``MODULE:ATTRIBUTE`` names, or the module ``MODULE``; the attribute may be
+    any name the module answers (a module ``__getattr__`` may serve names with dashes). An
+    import that fails or a missing attribute raises :class:`ImportError` or
+    :class:`AttributeError`."""
+    import importlib
+
+    module, _, attribute = target.partition(":")
+    loaded = importlib.import_module(module.strip())
+    return getattr(loaded, attribute.strip()) if attribute.strip() else loaded
+
+
+class Adapter(ProtocolAdapter):
     """The protocol's operations on the reference engine of one game at a time."""
 
     OPERATIONS = ("new_game", "chance", "apply", "current_player", "legal_actions", "observe",
@@ -139,25 +201,9 @@ class Adapter:
         game = self.get()
         return self._first_outcome(game, game.configure(), request["seed"])
 
-    def answer(self, line: str) -> dict:
-        try:
-            request = json.loads(line)
-            if request["op"] not in self.OPERATIONS:
-                raise KeyError(request["op"])
-            operation = getattr(self, request["op"])
-        except (ValueError, KeyError, TypeError):
-            return {"error": f"not a request of the protocol: {line.strip()[:80]}", "rule": None}
-        try:
-            return operation(request)
-        except GameError as error:
-            return {"error": str(error), "rule": error.rule}
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            return {"error": f"cannot answer {request['op']}: {error!r}", "rule": None}
-
     def answer_line(self, line: str) -> str:
-        """:meth:`answer` as one line of canonical JSON (sorted keys, no spaces: the harness
-        compares an answer that is the reference's own text without parsing it). A view comes
-        from the game's ``diff_view_text`` when it has one, the same text built faster."""
+        """:meth:`ProtocolAdapter.answer_line`; a view comes from the game's
+        ``diff_view_text`` when it has one, the same text built faster."""
         fast = getattr(self.game, "diff_view_text", None)
         if fast is not None and '"observe"' in line:
             try:
@@ -166,14 +212,12 @@ class Adapter:
                     return '{"view":' + fast(self._view(request)) + "}"
             except Exception:  # whatever it was, answer() says it as the protocol says
                 pass
-        return dumps(self.answer(line))
+        return super().answer_line(line)
 
 
 def engines_from(specs: Sequence[str]) -> dict[str, Game]:
     """The games of ``--engine NAME=MODULE:ATTRIBUTE`` options, by the name each answers for;
     :class:`ValueError` with a message for a person when one cannot be loaded."""
-    import importlib
-
     engines: dict[str, Game] = {}
     for spec in specs:
         name, equals, target = spec.partition("=")
@@ -182,7 +226,7 @@ def engines_from(specs: Sequence[str]) -> dict[str, Game]:
             raise ValueError(f"--engine {spec}: expected NAME=MODULE:ATTRIBUTE, e.g. "
                              "maiko=maiko.broken:PEEK_LEAKS")
         try:
-            game = getattr(importlib.import_module(module.strip()), attribute.strip())
+            game = load(target)
         except (ImportError, AttributeError) as error:
             raise ValueError(f"--engine {spec}: cannot load {target}: {error}") from None
         if not isinstance(game, Game):
@@ -209,13 +253,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         engines = engines_from(args.engine)
     except ValueError as error:
         parser.exit(2, f"{parser.prog}: {error}\n")
-    adapter = Adapter(engines)
-    try:
-        for line in sys.stdin:
-            if line.strip():
-                print(adapter.answer_line(line), flush=True)
-    except (BrokenPipeError, KeyboardInterrupt):  # the harness has gone: nothing to answer
-        pass
+    Adapter(engines).serve()
 
 
 if __name__ == "__main__":

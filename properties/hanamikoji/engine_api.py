@@ -18,11 +18,11 @@ True
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any, Protocol, runtime_checkable
 
 import hanamikoji.engine.hanamikoji as REFERENCE
+from hanamikoji.engine.core.adapter import load
 
 __all__ = ["Engine", "REFERENCE", "load_engine", "engine_spec"]
 
@@ -57,9 +57,7 @@ def load_engine(spec: str) -> Engine:
     The attribute may be any string the module answers (``getattr``), so a registry module can
     serve names such as ``broken_engines:tie-moves-marker``.
     """
-    module_name, _, attribute = spec.partition(":")
-    module = importlib.import_module(module_name)
-    engine = getattr(module, attribute) if attribute else module
+    engine = load(spec)
     missing = [name for name in ("new_game", "apply", "legal_actions", "observe",
                                  "current_player", "random_deal") if not hasattr(engine, name)]
     if missing:
