@@ -997,7 +997,8 @@ def check_leaks(argv: Sequence[str], *, game: Game, configs: Sequence[Any], pair
     the same public decisions). Both games are played on the other engine and its answers to
     ``observe`` for that player, whatever their shape, must be the same (canonical JSON): an
     answer that changes with hidden information shows it. The engine's own observation is
-    judged, not mapped to the reference's. ``progress`` is told as each pair ends."""
+    judged, not mapped to the reference's. ``progress`` is told the pairs done as each one
+    starts, and at the end."""
     import random
 
     engine = Engine(argv, timeout)
