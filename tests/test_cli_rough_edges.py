@@ -323,6 +323,8 @@ def _on_a_terminal(argv: list[str], env: dict[str, str] | None = None, cwd=None,
                 interrupt_on = None
         elif process.poll() is not None:
             break
+    if process.poll() is None:  # past the deadline: end it, so a failure is reported, not a hang
+        process.kill()
     out = process.stdout.read().decode()
     process.wait(timeout=10)
     os.close(primary)
@@ -395,6 +397,34 @@ def test_ctrl_c_during_diff_is_interrupted_with_no_verdict():
     assert code == 130, (out, terminal)
     assert "hanamikoji: interrupted" in terminal and "Traceback" not in terminal
     assert out == ""  # no verdict, neither agreement nor divergence
+
+
+def test_a_ctrl_c_swallowed_by_a_garbage_collector_callback_is_raised_at_the_next_check(
+        monkeypatch):
+    """CPython ignores an exception raised in a gc callback (Hypothesis registers one): the
+    interrupt is kept and raised again by the long loops' check, and it is not printed."""
+    import gc
+
+    from hanamikoji.engine.core import interrupt
+
+    monkeypatch.setattr(interrupt, "_pending", False)
+    printed = []
+    monkeypatch.setattr(sys, "unraisablehook", interrupt._unraisable(printed.append))
+
+    def press_ctrl_c(phase, info):
+        if phase == "start":
+            interrupt._on_sigint(signal.SIGINT, None)
+
+    gc.callbacks.append(press_ctrl_c)
+    try:
+        gc.collect()  # the KeyboardInterrupt raised in the callback goes nowhere
+    finally:
+        gc.callbacks.remove(press_ctrl_c)
+    assert printed == []
+    with pytest.raises(KeyboardInterrupt):
+        interrupt.check()
+    monkeypatch.setattr(interrupt, "_pending", False)
+    interrupt.check()  # nothing pending: nothing raised
 
 
 QUICK_GAME = textwrap.dedent('''

@@ -31,7 +31,7 @@ class Counter(ProtocolAdapter):
 
     def add(self, request: dict) -> dict:
         if self.count + request["n"] < 0:
-            raise IllegalActionError("below zero", "TG-ZERO-1")
+            raise IllegalActionError("below zero", "CTR-ZERO-1")
         if request["n"] > 100:
             raise ValueError("too much")
         self.count += request["n"]
@@ -49,7 +49,7 @@ def test_the_loop_answers_each_request_line_with_one_canonical_line():
     assert out.getvalue().splitlines() == [
         '{"ok":true}',
         '{"a":[1],"value":2,"z":null}',  # sorted keys, no spaces: what diff reads fastest
-        '{"error":"below zero [TG-ZERO-1]","rule":"TG-ZERO-1"}',  # a refusal, with its rule
+        '{"error":"below zero [CTR-ZERO-1]","rule":"CTR-ZERO-1"}',  # a refusal, with its rule
         '{"error":"cannot answer add: ValueError(\'too much\')","rule":null}',
         '{"error":"cannot answer add: KeyError(\'n\')","rule":null}',
         '{"error":"not a request of the protocol: {\\"op\\": \\"steal\\"}","rule":null}',

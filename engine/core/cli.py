@@ -21,6 +21,8 @@ import re
 import sys
 from typing import Callable, NoReturn, Sequence
 
+from . import interrupt
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
@@ -378,6 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     name = " ".join(filter(None, (args.command, getattr(args, "spec_command", None))))
+    interrupt.install()
     try:
         code = _load(args.handler)(args)
     except UsageError as error:

@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
+from . import interrupt
 from .cli import EXIT_FAILED, EXIT_OK, UsageError
 from .errors import GameError, OptionError
 from .game import CHANCE, Game
@@ -203,6 +204,7 @@ class Engine:
     def request_line(self, message: dict[str, Any]) -> bytes:
         """Send one request line and read one answer line, as the bytes written (its newline
         included); every failure but a line that is not JSON is raised here."""
+        interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         assert self.process is not None and self.process.stdin is not None
         try:
             self.process.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
@@ -902,6 +904,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     @given(st.data())
     def one_game(data: Any) -> None:
         nonlocal tried, best, since_first
+        interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         if best is not None:
             since_first += 1
             if since_first > shrink:

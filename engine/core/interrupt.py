@@ -1,0 +1,45 @@
+"""Ctrl-C that is never lost.
+
+Python raises KeyboardInterrupt wherever the main thread happens to be when SIGINT arrives. If
+that is inside a garbage-collector callback (Hypothesis registers one), the exception is
+"unraisable": CPython prints "Exception ignored in ..." and carries on, and a long ``diff`` would
+run to its end as if the key had never been pressed. So the command's handler also records the
+interrupt, the loops that run for long call :func:`check` to raise it again, and an interrupt
+that was swallowed is not printed.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import Any
+
+_pending = False
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    global _pending
+    _pending = True
+    raise KeyboardInterrupt
+
+
+def _unraisable(hook: Any) -> Any:
+    def quiet(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+    return quiet
+
+
+def install() -> None:
+    """Take SIGINT for this process (the CLI calls it once, before a command runs)."""
+    global _pending
+    _pending = False
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+        sys.unraisablehook = _unraisable(sys.unraisablehook)
+
+
+def check() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C was pressed, even if its first raise was swallowed."""
+    if _pending:
+        raise KeyboardInterrupt
