@@ -20,6 +20,12 @@ from hanamikoji.engine.core.registry import get
 from .verify import catalogue
 
 
+#: How ``query`` says which side of its claims an answer is on (:attr:`Answer.side`).
+SIDES = {"proof": "proof (the claims hold: unsat cores)",
+         "counterexample": "counterexample (the claims fail: z3 found a model)",
+         "both": "both (some claims hold, by unsat cores; some fail, by counterexamples)"}
+
+
 def query(args: argparse.Namespace) -> int:
     """``hanamikoji query [--game G] NAME [--json]`` and ``hanamikoji query --list [--json]``."""
     game = get(getattr(args, "game", None))
@@ -55,10 +61,14 @@ def query(args: argparse.Namespace) -> int:
 
         print(f"{answer.name}: {answer.question}")
         print(f"answer:  {answer_text(answer)}")
+        if answer.side is not None:
+            print(f"side:    {SIDES[answer.side]}")
         print(f"method:  {answer.method}")
         for proof in answer.proofs:
             print(f"proof:   {proof.claim}; unsat core: {' '.join(proof.rules)}"
                   + (f" (with: {'; '.join(proof.hypotheses)})" if proof.hypotheses else ""))
+        for counterexample in answer.counterexamples:
+            print(f"fails:   {counterexample.claim}; counterexample: {counterexample.text()}")
         for witness in answer.witnesses:
             print(f"witness: {witness.label}; replayed in the engine "
                   "(the game record is in --json)")

@@ -9,6 +9,12 @@ carries witnesses: concrete games, replayed in the reference engine before the a
 (each witness's ``confirm()``, which raises :class:`WitnessError` if the engine disagrees). An
 unsatisfiable one carries proofs: the rule IDs of the unsat core.
 
+Every claim a query checks can fail: z3 answers it either way. Unsat: the claim holds, and its
+:class:`Proof` is the unsat core. Sat: the claim fails, and its :class:`Counterexample` holds
+the values decoded from z3's model (with a witness game where the engine can reach them).
+:attr:`Answer.side` says which: "proof", "counterexample", or "both" when a query checks
+several claims and some hold while others fail.
+
 A game names its catalogue module in :attr:`Game.queries_module`; the module has ``CATALOGUE``
 (a tuple of :class:`Query`) and may set ``QUERY_BUDGET_SECONDS``. This module does not import z3
 (``hanamikoji query --list`` needs none); running a query does.
@@ -55,9 +61,45 @@ class Proof:
     rules: tuple[str, ...]
     hypotheses: tuple[str, ...] = ()
 
+    @classmethod
+    def of(cls, claim: str, verdict: Any) -> "Proof":
+        """The proof of ``claim`` from an unsat :class:`.solver.Verdict`: its rule IDs, and its
+        hypotheses by label (without the ``@ where`` of their tracking literal)."""
+        return cls(claim, verdict.rules, tuple(h.split(" @ ")[0] for h in verdict.hypotheses))
+
     def to_json(self) -> dict[str, Any]:
-        return {"claim": self.claim, "rules": list(self.rules),
+        return {"claim": self.claim, "holds": True, "rules": list(self.rules),
                 "hypotheses": list(self.hypotheses)}
+
+
+@attrs.frozen
+class Counterexample:
+    """A satisfiable check: ``claim`` fails, because z3 found a model of ``hypothesis`` (its
+    negation). ``values`` are what the model says, decoded (marker rows, sides, counts), as
+    (name, value) pairs; ``reached`` says whether a game of the engine reaches them (then a
+    witness game shows one), None where the model is not of positions a game stands in.
+    ``without`` lists the rules left out of the model (a weakened rule set), if any."""
+
+    claim: str
+    hypothesis: str
+    values: tuple[tuple[str, Any], ...]
+    reached: bool | None = None
+    without: tuple[str, ...] = ()
+
+    def value(self, name: str) -> Any:
+        return dict(self.values)[name]
+
+    def text(self) -> str:
+        """One line: what z3 found, and whether a game reaches it."""
+        shown = ", ".join(f"{k} {_json_answer(v)}" for k, v in self.values)
+        where = {True: "; a game reaches it", False: "; no game reaches it", None: ""}
+        dropped = f" (without {', '.join(self.without)})" if self.without else ""
+        return f"{self.hypothesis}{dropped}: {shown}{where[self.reached]}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"claim": self.claim, "holds": False, "hypothesis": self.hypothesis,
+                "values": _json_answer(self.values), "reached": self.reached,
+                "without": list(self.without)}
 
 
 @attrs.frozen
@@ -69,6 +111,12 @@ class Finding:
     proofs: tuple[Proof, ...] = ()
     witnesses: tuple[Witness, ...] = ()
     notes: tuple[str, ...] = ()
+    counterexamples: tuple[Counterexample, ...] = ()
+
+    def merged(self, other: "Finding", answer: Any) -> "Finding":
+        """This finding's evidence and ``other``'s, under ``answer``."""
+        return Finding(answer, self.proofs + other.proofs, self.witnesses + other.witnesses,
+                       self.notes + other.notes, self.counterexamples + other.counterexamples)
 
 
 @attrs.frozen
@@ -86,10 +134,22 @@ class Answer:
     notes: tuple[str, ...] = ()
     #: How the answer was confirmed by a second method, independent of z3 (None: there is none).
     confirmation: str | None = None
+    counterexamples: tuple[Counterexample, ...] = ()
 
     @property
     def answered(self) -> bool:
         return self.status == "answered"
+
+    @property
+    def side(self) -> str | None:
+        """Which side of its claims the answer is on: "proof" (every claim checked holds, by
+        an unsat core), "counterexample" (every claim checked fails: z3 found a model),
+        "both", or None for an answer that checks no claim (a count)."""
+        if self.proofs and self.counterexamples:
+            return "both"
+        if self.counterexamples:
+            return "counterexample"
+        return "proof" if self.proofs else None
 
     @property
     def proof(self) -> tuple[str, ...]:
@@ -101,16 +161,21 @@ class Answer:
         return _json_answer(self.answer)
 
     def to_json(self) -> dict[str, Any]:
-        """At least name, question, answer, method, seconds, status; "proof" (rule IDs) and
-        "proofs" where there are proofs; "witness" (the first witness's game record) and
-        "witnesses" where there are witnesses."""
+        """At least name, question, answer, method, seconds, status; "side" (see
+        :attr:`side`) where a claim was checked; "proof" (rule IDs) and "proofs" where there
+        are proofs; "counterexamples" where a claim fails; "witness" (the first witness's game
+        record) and "witnesses" where there are witnesses."""
         out: dict[str, Any] = {
             "name": self.name, "question": self.question, "answer": self.answer_json(),
             "method": self.method, "seconds": round(self.seconds, 3), "status": self.status,
         }
+        if self.side is not None:
+            out["side"] = self.side
         if self.proofs:
             out["proof"] = list(self.proof)
             out["proofs"] = [p.to_json() for p in self.proofs]
+        if self.counterexamples:
+            out["counterexamples"] = [c.to_json() for c in self.counterexamples]
         if self.witnesses:
             shown = [w.to_json() for w in self.witnesses]
             out["witness"] = shown[0]["record"]
@@ -151,7 +216,7 @@ class Query:
             return Answer(self.name, self.question, self.method,
                           (status if isinstance(status, Status) else Status.UNKNOWN).value, None,
                           time.perf_counter() - start, notes=(undecided.detail,))
-        except ModelInconsistency as error:
+        except (ModelInconsistency, WitnessError) as error:
             return Answer(self.name, self.question, self.method, "error", None,
                           time.perf_counter() - start, notes=(str(error),))
         try:
@@ -161,7 +226,8 @@ class Query:
             return Answer(self.name, self.question, self.method, "error", None,
                           time.perf_counter() - start, notes=(str(error),))
         answer = Answer(self.name, self.question, self.method, "answered", found.answer,
-                        time.perf_counter() - start, found.proofs, found.witnesses, found.notes)
+                        time.perf_counter() - start, found.proofs, found.witnesses, found.notes,
+                        counterexamples=found.counterexamples)
         if self.confirm is None:
             return answer
         module, _, function = self.confirm.partition(":")

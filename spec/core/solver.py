@@ -138,22 +138,43 @@ class Problem:
 
     With ``cores=False`` the constraints are asserted untracked: an unsatisfiable check then has
     no core, but enumerations run several times faster (no assumption literals).
+
+    ``without`` names rules left out (a weakened rule set): their constraints are never added,
+    so a claim that needs one of them can be seen to fail. Only tests and "what if" questions
+    use it; :attr:`dropped` lists the rules actually left out.
+
+    >>> x = z3.Int("x")
+    >>> weak = Problem(without={"MK-COMP-1"})
+    >>> weak.require([Constraint("MK-COMP-1", x <= 18), Constraint("question", x >= 19)], "q")
+    >>> weak.check().status, weak.dropped
+    (<Status.SAT: 'sat'>, ('MK-COMP-1',))
     """
 
-    def __init__(self, deadline: Deadline | None = None, *, cores: bool = True) -> None:
+    def __init__(self, deadline: Deadline | None = None, *, cores: bool = True,
+                 without: Iterable[str] = ()) -> None:
         self.solver = z3.SolverFor("QF_LIA")
         self.cores = cores
         if cores:
             self.solver.set("unsat_core", True)
             self.solver.set("core.minimize", True)
         self.deadline = deadline or Deadline(None)
+        self.without = frozenset(without)
+        self._dropped: set[str] = set()
         self._names: set[str] = set()
         self._scopes: list[set[str]] = []
+
+    @property
+    def dropped(self) -> tuple[str, ...]:
+        """The rules of ``without`` that a constraint named, and that were left out, sorted."""
+        return tuple(sorted(self._dropped))
 
     def require(self, constraints: Iterable[Constraint], where: str) -> None:
         """Add ``constraints``; the formulas of one rule at one place are tracked together."""
         grouped: dict[str, list[z3.BoolRef]] = defaultdict(list)
         for c in constraints:
+            if c.rule in self.without:
+                self._dropped.add(c.rule)
+                continue
             grouped[c.rule].append(c.expr)
         for rule, exprs in grouped.items():
             name = f"{rule} @ {where}"
@@ -197,6 +218,19 @@ class Problem:
             raise KeyboardInterrupt(reason)
         status = Status.TIMEOUT if reason in ("timeout", "canceled") else Status.UNKNOWN
         return Verdict(status, seconds=seconds)
+
+
+def check_hypothesis(problem: Problem, label: str, formula: z3.BoolRef,
+                     where: str = "query") -> Verdict:
+    """Check ``formula`` against ``problem`` in a scope of its own, tracked as the hypothesis
+    ``"hypothesis: label"`` (never a rule ID); undecided raises :class:`Undecided`. The caller
+    reads the verdict either way: unsat (the core), or sat (the model)."""
+    problem.push()
+    try:
+        problem.require([Constraint(f"hypothesis: {label}", formula)], where)
+        return problem.check().decided()
+    finally:
+        problem.pop()
 
 
 # --- enumeration ---------------------------------------------------------------------------

@@ -156,10 +156,13 @@ def _plain(value: Any) -> str:
 
 
 def evidence_text(a: Any) -> str:
-    """The proofs' rule IDs and the witnesses' labels, in one line."""
+    """The proofs' rule IDs (the side of the claims that hold), the counterexamples (the side
+    of the claims that fail) and the witnesses, in one line."""
     parts = []
     if a.proofs:
         parts.append("unsat core: " + " ".join(a.proof))
+    for counterexample in getattr(a, "counterexamples", ()):
+        parts.append("counterexample: " + counterexample.text())
     if a.witnesses:
         parts.append(f"{len(a.witnesses)} witness game(s), replayed in the engine")
     if not parts:
