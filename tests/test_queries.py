@@ -79,7 +79,8 @@ def test_witnesses_show_what_their_query_claims():
     assert max(end.count(0), end.count(1)) == best
     wins = answer("max-round-wins")
     first = wins.witnesses[0].confirm().scores[0]
-    assert sum(1 for a, b in zip(*first.sides) if a > b) == wins.answer
+    assert max(sum(1 for a, b in zip(mine, theirs) if a > b)
+               for mine, theirs in (first.sides, first.sides[::-1])) == wins.answer
     still = answer("unbounded-game").witnesses[0].confirm().scores
     assert still[-3].markers == still[-2].markers == still[-4].markers
     reasons = {w.confirm().result.reason.value for w in answer("italian-round-limit").witnesses}
@@ -165,14 +166,18 @@ def test_a_yes_no_question_answers_yes_with_a_counterexample_row_and_a_game():
     from hanamikoji.spec.hanamikoji.model import Deadline
 
     rp = row_problem(Deadline(30))
-    found, proofs, witnesses, notes = decide_row(
+    found = decide_row(
         rp, "no player holds 4+ geisha", rp.standing.geisha[0] >= 4, "player 0 holds 4+ geisha")
-    assert found is True and proofs == () and notes[0].startswith("counterexample:")
-    assert witnesses or "no game reaches" in notes[0]
-    for witness in witnesses:
+    (counterexample,) = found.counterexamples
+    assert found.answer is True and found.proofs == () and counterexample.claim.startswith("no")
+    row = counterexample.value("row")
+    assert sum(1 for m in row if m == 0) == counterexample.value("geisha")[0] >= 4
+    assert counterexample.reached == bool(found.witnesses)
+    for witness in found.witnesses:
         state = witness.confirm()
-        assert sum(1 for m in state.scores[-1].markers if m == 0) >= 4
+        assert row in [score.markers for score in state.scores]
     rp = row_problem(Deadline(30))
-    found, proofs, witnesses, notes = decide_row(
+    found = decide_row(
         rp, "nobody holds 8 geisha", rp.standing.geisha[0] >= 8, "player 0 holds 8 geisha")
-    assert found is False and proofs[0].rules and witnesses == () and notes == ()
+    assert found.answer is False and found.proofs[0].rules
+    assert found.witnesses == () and found.counterexamples == ()

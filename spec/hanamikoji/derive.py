@@ -83,10 +83,10 @@ RELATION_LABEL = "certified round relation"
 # --- one round -----------------------------------------------------------------------------
 
 
-def round_problem(deadline: Deadline | None = None, tag: str = "round", *, cores: bool = True
-                  ) -> tuple[Problem, RoundVars]:
-    """A problem holding the components and one round's rules."""
-    problem = Problem(deadline, cores=cores)
+def round_problem(deadline: Deadline | None = None, tag: str = "round", *, cores: bool = True,
+                  without: Sequence[str] = ()) -> tuple[Problem, RoundVars]:
+    """A problem holding the components and one round's rules (less the rules ``without``)."""
+    problem = Problem(deadline, cores=cores, without=without)
     comp = Components.fresh()
     problem.require(component_constraints(comp), "components")
     r = RoundVars.fresh(tag)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from hanamikoji.spec.core.queries import (  # noqa: F401  (shared by every game's catalogue)
     Answer,
+    Counterexample,
     Finding,
     ModelInconsistency,
     Proof,
