@@ -18,7 +18,10 @@ each tracked by the rule it comes from:
 z3 finds each extreme (``z3.Optimize``), an unsat core over the tracked constraints proves that
 one more (or one less) is impossible, and a witness game written with :class:`.script.Script`
 reaches it in the engine. :mod:`.confirm` recomputes every number by plain arithmetic over
-``Config.tiles``.
+``Config.tiles``. The claim "nothing beyond" is decided either way: if z3 finds a board beyond
+(an extreme claimed too low, or a weakened rule set), the answer is "at least" (or "at most")
+that board's value, with the board as the counterexample (a final board, not a game: no
+witness).
 
 >>> from hanamikoji.spec.core.solver import Deadline
 >>> extreme(2, "score", "max", Deadline(30))[0]
@@ -27,14 +30,21 @@ reaches it in the engine. :mod:`.confirm` recomputes every number by plain arith
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import z3
 
 from hanamikoji.engine.maiko import Config
 from hanamikoji.engine.maiko.components import FRIEND, NUM_COLOURS, NUM_ITEMS
-from hanamikoji.spec.core.queries import Finding, ModelInconsistency, Proof
-from hanamikoji.spec.core.solver import Constraint, Deadline, Problem, Status
+from hanamikoji.spec.core.queries import Counterexample, Finding, ModelInconsistency, Proof
+from hanamikoji.spec.core.solver import (
+    Constraint,
+    Deadline,
+    Problem,
+    Status,
+    Undecided,
+    check_hypothesis,
+)
 
 from .script import Script
 from .witness import Witness
@@ -50,13 +60,15 @@ def _copies(config: Config) -> list[list[int]]:
     return counts
 
 
-def board_problem(players: int, deadline: Deadline) -> tuple[Problem, dict[str, Any]]:
+def board_problem(players: int, deadline: Deadline, *, without: Sequence[str] = ()
+                  ) -> tuple[Problem, dict[str, Any]]:
     """The board model for player 0 (colour white, MK-SETUP-1's default) of a game of
-    ``players``; the problem and its terms (``score``, ``tiles``, ``n``)."""
+    ``players`` (less the rules ``without``); the problem and its terms (``score``,
+    ``tiles``, ``n``)."""
     config = Config.make(players)
     copies = _copies(config)
     own = int(config.colours[0])
-    problem = Problem(deadline)
+    problem = Problem(deadline, without=without)
     n = [[z3.Int(f"n[{c}][{i}]") for i in range(NUM_ITEMS)] for c in range(NUM_COLOURS)]
     box = [] if config.removed_colour is None else [int(config.removed_colour)]
     problem.require([Constraint("MK-COMP-1", z3.And([z3.And(n[c][i] >= 0, n[c][i] <= 2)
@@ -76,31 +88,45 @@ def board_problem(players: int, deadline: Deadline) -> tuple[Problem, dict[str, 
     return problem, {"score": score, "tiles": tiles, "n": n}
 
 
-def extreme(players: int, term: str, sense: str, deadline: Deadline
-            ) -> tuple[int, Proof]:
-    """The maximum or minimum of ``term`` ("score" or "tiles") on player 0's final board, and
-    the proof that one beyond it is impossible."""
-    problem, terms = board_problem(players, deadline)
+def extreme(players: int, term: str, sense: str, deadline: Deadline, *,
+            claimed: int | None = None, without: Sequence[str] = ()
+            ) -> tuple[int, Proof | Counterexample]:
+    """The maximum or minimum of ``term`` ("score" or "tiles") on player 0's final board (or
+    the ``claimed`` one), and the claim that nothing lies beyond it, decided either way: the
+    proof, or the board z3 finds beyond it (its value is then the one returned)."""
+    problem, terms = board_problem(players, deadline, without=without)
     target = terms[term]
-    optimiser = z3.Optimize()
-    optimiser.set("timeout", deadline.timeout_ms())
-    for assertion in problem.solver.assertions():
-        optimiser.add(assertion)
-    # the tracked constraints are implications from their labels: assume every label
-    labels = [z3.Bool(name) for name in problem._names]  # noqa: SLF001 - the tracking literals
-    optimiser.add(*labels)
-    handle = optimiser.maximize(target) if sense == "max" else optimiser.minimize(target)
-    if optimiser.check() != z3.sat:
-        raise ModelInconsistency(f"the board model of {players} players has no {term}")
-    value = (optimiser.upper(handle) if sense == "max" else optimiser.lower(handle)).as_long()
-    beyond = target >= value + 1 if sense == "max" else target <= value - 1
-    words = f"{term} {'above' if sense == 'max' else 'below'} {value}"
-    problem.require([Constraint(f"hypothesis: {words}", beyond)], "the question")
-    verdict = problem.check().decided()
-    if verdict.status is not Status.UNSAT:
-        raise ModelInconsistency(f"{players} players: z3 finds {value} and then a {words}")
-    return value, Proof(f"{players} players: no final board has a {words}", verdict.rules,
-                        tuple(h.split(" @ ")[0] for h in verdict.hypotheses))
+    if claimed is None:
+        optimiser = z3.Optimize()
+        optimiser.set("timeout", deadline.timeout_ms())
+        for assertion in problem.solver.assertions():
+            optimiser.add(assertion)
+        # the tracked constraints are implications from their labels: assume every label
+        labels = [z3.Bool(name) for name in problem._names]  # noqa: SLF001 - tracking literals
+        optimiser.add(*labels)
+        handle = optimiser.maximize(target) if sense == "max" else optimiser.minimize(target)
+        outcome = optimiser.check()
+        if outcome == z3.unknown:
+            raise Undecided(Status.UNKNOWN, f"z3 could not optimise {term}: "
+                            f"{optimiser.reason_unknown()}")
+        if outcome != z3.sat:  # an empty board meets every constraint
+            raise ModelInconsistency(f"the board model of {players} players has no {term}")
+        claimed = (optimiser.upper(handle) if sense == "max" else optimiser.lower(handle)
+                   ).as_long()
+    beyond = target >= claimed + 1 if sense == "max" else target <= claimed - 1
+    words = f"{term} {'above' if sense == 'max' else 'below'} {claimed}"
+    claim = f"{players} players: no final board has a {words}"
+    verdict = check_hypothesis(problem, words, beyond, "the question")
+    if verdict.status is Status.UNSAT:
+        return claimed, Proof.of(claim, verdict)
+    model = verdict.model
+    value = lambda x: model.eval(x, model_completion=True).as_long()
+    board = tuple((colour, item, value(count)) for colour, row in enumerate(terms["n"])
+                  for item, count in enumerate(row) if value(count))
+    found = value(target)
+    return found, Counterexample(claim, words, (
+        (term, found), ("score", value(terms["score"])), ("tiles", value(terms["tiles"])),
+        ("board", board)), None, problem.dropped)
 
 
 # --- witness games ------------------------------------------------------------------------
@@ -191,37 +217,55 @@ def negative_winner_game() -> Witness:
 # --- the queries ----------------------------------------------------------------------------
 
 
-def score_range(deadline: Deadline) -> Finding:
-    answer, proofs, witnesses = [], [], []
+def _extreme_answer(value: int, checked: Proof | Counterexample, sense: str) -> Any:
+    """The extreme, or, when z3 found a board beyond the claimed one, "at least" (for a maximum)
+    or "at most" (a minimum) that board's value."""
+    if isinstance(checked, Proof):
+        return value
+    return (("at_least" if sense == "max" else "at_most", value),)
+
+
+def _split(checked: Sequence[Proof | Counterexample]) -> dict[str, tuple]:
+    return {"proofs": tuple(c for c in checked if isinstance(c, Proof)),
+            "counterexamples": tuple(c for c in checked if isinstance(c, Counterexample))}
+
+
+def score_range(deadline: Deadline, *, without: Sequence[str] = ()) -> Finding:
+    answer, checked, witnesses = [], [], []
     for players in PLAYER_COUNTS:
-        high, up = extreme(players, "score", "max", deadline)
-        low, down = extreme(players, "score", "min", deadline)
-        for kind, value in (("max-score", high), ("min-score", low)):
+        high, up = extreme(players, "score", "max", deadline, without=without)
+        low, down = extreme(players, "score", "min", deadline, without=without)
+        for kind, value, check in (("max-score", high, up), ("min-score", low, down)):
+            if not isinstance(check, Proof):
+                continue  # the witness games show the extremes of the real rules
             witness = board_game(players, kind)
             if dict(witness.shows)["scores"][0] != value:
                 raise ModelInconsistency(f"{players} players: the {kind} game scores "
                                          f"{dict(witness.shows)['scores'][0]}, z3 says {value}")
             witnesses.append(witness)
-        answer.append((f"{players} players", (("highest", high), ("lowest", low))))
-        proofs += [up, down]
-    return Finding(answer=tuple(answer), proofs=tuple(proofs), witnesses=tuple(witnesses),
+        answer.append((f"{players} players", (("highest", _extreme_answer(high, up, "max")),
+                                              ("lowest", _extreme_answer(low, down, "min")))))
+        checked += [up, down]
+    return Finding(answer=tuple(answer), witnesses=tuple(witnesses), **_split(checked),
                    notes=("the lowest score is reached by a player who fills their board with "
                           "other colours and ends it: after the fill only one tutor tile can "
                           "join (MK-END-1, MK-TUTOR-1)",))
 
 
-def most_tiles_on_board(deadline: Deadline) -> Finding:
-    answer, proofs, witnesses = [], [], []
+def most_tiles_on_board(deadline: Deadline, *, without: Sequence[str] = ()) -> Finding:
+    answer, checked, witnesses = [], [], []
     for players in PLAYER_COUNTS:
-        most, proof = extreme(players, "tiles", "max", deadline)
-        witness = board_game(players, "most-tiles")
-        if dict(witness.shows)["tiles_on_boards"][0] != most:
-            raise ModelInconsistency(f"{players} players: the game holds "
-                                     f"{dict(witness.shows)['tiles_on_boards'][0]}, z3 {most}")
-        answer.append((f"{players} players", most))
-        proofs.append(proof)
-        witnesses.append(witness)
-    return Finding(answer=tuple(answer), proofs=tuple(proofs), witnesses=tuple(witnesses),
+        most, check = extreme(players, "tiles", "max", deadline, without=without)
+        if isinstance(check, Proof):
+            witness = board_game(players, "most-tiles")
+            if dict(witness.shows)["tiles_on_boards"][0] != most:
+                raise ModelInconsistency(f"{players} players: the game holds "
+                                         f"{dict(witness.shows)['tiles_on_boards'][0]}, z3 "
+                                         f"{most}")
+            witnesses.append(witness)
+        answer.append((f"{players} players", _extreme_answer(most, check, "max")))
+        checked.append(check)
+    return Finding(answer=tuple(answer), witnesses=tuple(witnesses), **_split(checked),
                    notes=("no moment of play exceeds the end: a board only grows until it is "
                           "full, and the bound counts its last tutor tile",))
 

@@ -53,7 +53,7 @@ token and never spends it, so MK-STATIC-1 never holds, while every maiko board l
 whose tiles are gone for good (discarded, or on other boards in other colours). No board can
 ever be filled, so the game can go on for ever by the players' choice (MK-END-5). That no board
 can be filled is an inductive invariant, checked by z3 decision kind by decision kind
-(:func:`invariant_proof`); the witness games reach such positions for 2, 3 and 4 players, and
+(:func:`invariant_check`); the witness games reach such positions for 2, 3 and 4 players, and
 an exhaustive search over the engine from each confirms it (:func:`explore`).
 
 **Every game can end.** With MK-STATIC-2 and MK-END-4, from every position some sequence of
@@ -61,11 +61,18 @@ decisions ends the game: the potential is the number of face-down tiles. If the 
 static and the end is not triggered, a face-down friend can be flipped, two face-down tiles of
 one item can be flipped as a pair, or a player holds a token and, the others passing with
 mismatches, visits Danna on their turn: the potential drops within N turns, and at 0 MK-END-4
-ends the game; a triggered end ends it within N - 1 turns (:func:`progress_proof` checks the
+ends the game; a triggered end ends it within N - 1 turns (:func:`progress_check` checks the
 case analysis with z3). Without MK-STATIC-2 the static position itself (two face-down tiles or
 more) is a trap: the only decisions are flips, every turn is a mismatch, nothing ever changes
-(:func:`static_trap`: z3 finds it once the rule is dropped; :func:`explore` confirms it on the
-engine, reading the static end as going on).
+(``progress_check(without=("MK-STATIC-2",))``: z3 finds it once the rule is dropped;
+:func:`explore` confirms it on the engine, reading the static end as going on).
+
+**Either way.** Every claim here is decided either way: unsat, the claim holds with its unsat
+core; sat, it fails, with a :class:`~hanamikoji.spec.core.queries.Counterexample` decoded from
+z3's model (the counts of the counting model, the decision that breaks the invariant, the
+position the case analysis misses). A minimum claimed too high answers "at most" what z3 found;
+an ending z3 proves impossible answers "possible: no". These models are abstractions, not
+positions a game stands in, so their counterexamples come with no witness game.
 """
 
 from __future__ import annotations
@@ -92,8 +99,15 @@ from hanamikoji.engine.maiko import (
     tile_name,
 )
 from hanamikoji.engine.maiko.game import COLUMNS, DOWN, Reason, filled
-from hanamikoji.spec.core.queries import Finding, ModelInconsistency, Proof
-from hanamikoji.spec.core.solver import Constraint, Deadline, Problem, Status, Undecided
+from hanamikoji.spec.core.queries import Counterexample, Finding, ModelInconsistency, Proof
+from hanamikoji.spec.core.solver import (
+    Constraint,
+    Deadline,
+    Problem,
+    Status,
+    Undecided,
+    check_hypothesis,
+)
 
 from .script import Script, ScriptError
 from .witness import FACTS, Witness
@@ -101,7 +115,7 @@ from .witness import FACTS, Witness
 __all__ = [
     "REASONS", "PLAYER_COUNTS", "METHODS", "Setting", "Start", "Counting", "Fewest", "fewest",
     "fastest_end", "static_reachable", "dead_not_static", "no_face_down_end",
-    "invariant_proof", "progress_proof", "static_trap", "position_key", "explore", "Graph",
+    "invariant_check", "progress_check", "position_key", "explore", "Graph",
     "without_static", "minimum_game", "static_game", "dead_game", "nfd_turn_start_game",
     "open_visits", "minima", "Builder",
 ]
@@ -198,11 +212,13 @@ class Counting:
     ``"rule @ where"``. ``turns`` (K) and ``flips`` are the quantities asked about.
     """
 
-    def __init__(self, start: Start, reason: str) -> None:
+    def __init__(self, start: Start, reason: str, *, without: Iterable[str] = ()) -> None:
         if reason not in REASONS:
             raise ValueError(f"unknown reason {reason!r}")
         self.start = start
         self.reason = reason
+        #: Rules left out (a weakened rule set), for "what if" questions and tests.
+        self.without = frozenset(without)
         self.parts: list[tuple[str, str, z3.BoolRef]] = []
         self._names = Counter[str]()
         self._build()
@@ -272,6 +288,9 @@ class Counting:
                   + hand + col + col_by_pairs + fill_pair + fill_danna + fill_oka + pi + di + li
                   + fl_pair + fl_mm + fl_friend + [x for row in fills + comp for x in row]
                   + [rounds] + hand0 + down0 + [friends0] + [x for row in filled0 for x in row])
+        self.shown = {"turns_by_player": t, "friends_flipped": ff, "danna_friends": df,
+                      "mismatches": mm, "ending_steps": es, "unended": un, "pairs": pairs,
+                      "visits": visits}
         self._add("definition: counts are whole numbers", "domains",
                   *[x >= 0 for x in counts], K >= 1, 0 <= seat0, seat0 <= n - 1)
         # The seat of the turn in which the game ends: the K-th turn from here.
@@ -399,7 +418,7 @@ class Counting:
     # -- solving
 
     def problem(self, deadline: Deadline) -> Problem:
-        problem = Problem(deadline)
+        problem = Problem(deadline, without=self.without)
         grouped: dict[tuple[str, str], list[z3.BoolRef]] = {}
         for rule, where, formula in self.parts:
             grouped.setdefault((rule, where), []).append(formula)
@@ -413,8 +432,9 @@ class Counting:
         game), with ``given`` holding."""
         optimize = z3.Optimize()
         optimize.set("timeout", deadline.timeout_ms())
-        for _, _, formula in self.parts:
-            optimize.add(formula)
+        for rule, _, formula in self.parts:
+            if rule not in self.without:
+                optimize.add(formula)
         if given is not None:
             optimize.add(given(self))
         target = self.turns if objective == "turns" else self.flips
@@ -428,78 +448,141 @@ class Counting:
                             f"z3 could not minimise {objective}: {optimize.reason_unknown()}")
         return optimize.model().eval(target, model_completion=True).as_long()
 
-    def prove(self, claim: str, hypothesis: str, formula: z3.BoolRef,
-              deadline: Deadline) -> Proof:
-        """An unsat core for ``formula`` (the negation of ``claim``); ModelInconsistency if
-        the model allows it after all."""
+    def decide(self, claim: str, hypothesis: str, formula: z3.BoolRef,
+               deadline: Deadline) -> Proof | Counterexample:
+        """``claim`` decided either way: the unsat core of ``formula`` (its negation, labelled
+        ``hypothesis``), or the counts of the game z3 finds (:meth:`decode`)."""
         problem = self.problem(deadline)
-        problem.require([Constraint(f"hypothesis: {hypothesis}", formula)], "question")
-        verdict = problem.check().decided()
-        if verdict.status is not Status.UNSAT:
-            raise ModelInconsistency(f"the counting model allows {hypothesis} ({self.reason}, "
-                                     f"{self.start.players} players)")
-        return Proof(claim, verdict.rules, tuple(h.split(" @ ")[0] for h in verdict.hypotheses))
+        verdict = check_hypothesis(problem, hypothesis, formula, "question")
+        if verdict.status is Status.UNSAT:
+            return Proof.of(claim, verdict)
+        return Counterexample(claim, hypothesis, self.decode(verdict.model), None,
+                              problem.dropped)
+
+    def decode(self, model: z3.ModelRef) -> tuple[tuple[str, Any], ...]:
+        """The counts of the abstract game a model describes (per player in turn order from
+        the player to move)."""
+        value = lambda term: model.eval(term, model_completion=True).as_long()
+        return ((("turns", value(self.turns)), ("flips", value(self.flips)))
+                + tuple((name, tuple(value(x) for x in terms))
+                        for name, terms in self.shown.items()))
+
+
+#: Which count of a counterexample each minimum is about.
+QUANTITY = {"turns": "turns", "flips": "flips", "flips_at_fewest_turns": "flips",
+            "turns_at_fewest_flips": "turns"}
 
 
 @attrs.frozen
 class Fewest:
     """The fewest turns and flips of one ending, with the proofs; ``turns_at_fewest_flips`` is
     the fewest turns of a game with the fewest flips, ``flips_at_fewest_turns`` the fewest flips
-    of a game with the fewest turns (one game achieves both when they are the minima)."""
+    of a game with the fewest turns (one game achieves both when they are the minima).
+
+    Each minimum is a claim decided either way: ``refuted`` pairs a minimum (a key of
+    :data:`QUANTITY`) with the counterexample z3 found below it, and the answer then says "at
+    most" that many. The minima are None when z3 proves that no game ends so (the proof is the
+    core of the whole counting model)."""
 
     players: int
     reason: str
-    turns: int
-    flips: int
-    flips_at_fewest_turns: int
-    turns_at_fewest_flips: int
+    turns: int | None
+    flips: int | None
+    flips_at_fewest_turns: int | None
+    turns_at_fewest_flips: int | None
     proofs: tuple[Proof, ...]
+    refuted: tuple[tuple[str, Counterexample], ...] = ()
+
+    @property
+    def possible(self) -> bool:
+        return self.turns is not None
+
+    @property
+    def proved(self) -> bool:
+        """Whether a game ends so and every minimum claimed holds (a witness can show them)."""
+        return self.possible and not self.refuted
+
+    @property
+    def counterexamples(self) -> tuple[Counterexample, ...]:
+        return tuple(c for _, c in self.refuted)
 
     @property
     def one_game(self) -> bool:
         return self.flips_at_fewest_turns == self.flips
 
     def to_answer(self) -> tuple[tuple[str, Any], ...]:
-        return (("turns", self.turns), ("flips", self.flips), ("one_game", self.one_game),
-                ("flips_at_fewest_turns", self.flips_at_fewest_turns),
-                ("turns_at_fewest_flips", self.turns_at_fewest_flips))
+        if not self.possible:
+            return (("possible", False),)
+        refuted = dict(self.refuted)
+
+        def shown(key: str) -> Any:
+            if key in refuted:
+                return (("at_most", refuted[key].value(QUANTITY[key])),)
+            return getattr(self, key)
+
+        return (("turns", shown("turns")), ("flips", shown("flips")),
+                ("one_game", self.one_game),
+                ("flips_at_fewest_turns", shown("flips_at_fewest_turns")),
+                ("turns_at_fewest_flips", shown("turns_at_fewest_flips")))
 
 
 _FEWEST: dict[tuple[int, str], Fewest] = {}
 
 
-def fewest(players: int, reason: str, deadline: Deadline, start: Start | None = None) -> Fewest:
+def fewest(players: int, reason: str, deadline: Deadline, start: Start | None = None, *,
+           claimed: dict[str, int] | None = None, without: Iterable[str] = ()) -> Fewest:
     """The counting model's minima for games of ``players`` ending by ``reason`` (from the new
-    game, or from ``start``), each with its unsat core; cached for the new game."""
+    game, or from ``start``), each decided either way (an unsat core for one fewer, or the
+    counterexample z3 finds); cached for the new game. ``claimed`` replaces some of z3's minima
+    (keys of :data:`QUANTITY`) by other values to check, and ``without`` leaves rules out: the
+    tests use them to see a claim fail."""
     key = (players, reason)
-    if start is None and key in _FEWEST:
+    cached = start is None and not claimed and not without
+    if cached and key in _FEWEST:
         return _FEWEST[key]
-    model = Counting(start or Start.new_game(players), reason)
+    model = Counting(start or Start.new_game(players), reason, without=without)
+    what = f"a {players}-player game ending by {reason}"
     turns = model.optimum("turns", deadline)
     if turns is None:
-        raise ModelInconsistency(f"the counting model allows no {reason} game")
-    flips = model.optimum("flips", deadline)
-    assert flips is not None
-    flips_at = model.optimum("flips", deadline, lambda m: m.turns == turns)
-    turns_at = model.optimum("turns", deadline, lambda m: m.flips == flips)
-    assert flips_at is not None and turns_at is not None
-    what = f"a {players}-player game ending by {reason}"
-    proofs = [model.prove(f"{what} takes at least {turns} turns", f"at most {turns - 1} turns",
-                          model.turns <= turns - 1, deadline),
-              model.prove(f"{what} takes at least {flips} flips", f"at most {flips - 1} flips",
-                          model.flips <= flips - 1, deadline)]
-    if flips_at > flips:
-        proofs.append(model.prove(
-            f"{what} in {turns} turns takes at least {flips_at} flips",
-            f"{turns} turns and at most {flips_at - 1} flips",
-            z3.And(model.turns == turns, model.flips <= flips_at - 1), deadline))
-    if turns_at > turns:
-        proofs.append(model.prove(
-            f"{what} with {flips} flips takes at least {turns_at} turns",
-            f"{flips} flips and at most {turns_at - 1} turns",
-            z3.And(model.flips == flips, model.turns <= turns_at - 1), deadline))
-    found = Fewest(players, reason, turns, flips, flips_at, turns_at, tuple(proofs))
-    if start is None:
+        none = model.decide(f"no {what}", what, z3.BoolVal(True), deadline)
+        if not isinstance(none, Proof):
+            raise ModelInconsistency(f"z3 minimises over no {reason} game, then finds one")
+        found = Fewest(players, reason, None, None, None, None, (none,))
+    else:
+        claimed = claimed or {}
+        turns = claimed.get("turns", turns)
+        flips = (claimed["flips"] if "flips" in claimed
+                 else model.optimum("flips", deadline))
+        assert flips is not None
+        flips_at = (claimed["flips_at_fewest_turns"] if "flips_at_fewest_turns" in claimed
+                    else model.optimum("flips", deadline, lambda m: m.turns == turns))
+        turns_at = (claimed["turns_at_fewest_flips"] if "turns_at_fewest_flips" in claimed
+                    else model.optimum("turns", deadline, lambda m: m.flips == flips))
+        checks = [("turns", f"{what} takes at least {turns} turns", f"at most {turns - 1} turns",
+                   model.turns <= turns - 1),
+                  ("flips", f"{what} takes at least {flips} flips", f"at most {flips - 1} flips",
+                   model.flips <= flips - 1)]
+        if flips_at is not None and flips_at > flips:
+            checks.append(("flips_at_fewest_turns",
+                           f"{what} in {turns} turns takes at least {flips_at} flips",
+                           f"{turns} turns and at most {flips_at - 1} flips",
+                           z3.And(model.turns == turns, model.flips <= flips_at - 1)))
+        if turns_at is not None and turns_at > turns:
+            checks.append(("turns_at_fewest_flips",
+                           f"{what} with {flips} flips takes at least {turns_at} turns",
+                           f"{flips} flips and at most {turns_at - 1} turns",
+                           z3.And(model.flips == flips, model.turns <= turns_at - 1)))
+        proofs: list[Proof] = []
+        refuted: list[tuple[str, Counterexample]] = []
+        for quantity, claim, hypothesis, formula in checks:
+            decided = model.decide(claim, hypothesis, formula, deadline)
+            if isinstance(decided, Proof):
+                proofs.append(decided)
+            else:
+                refuted.append((quantity, decided))
+        found = Fewest(players, reason, turns, flips, flips_at, turns_at, tuple(proofs),
+                       tuple(refuted))
+    if cached:
         _FEWEST[key] = found
     return found
 
@@ -917,7 +1000,16 @@ def dead_position_facts(state: State) -> tuple[tuple[str, Any], ...]:
             ("static", FACTS["static"](state)))
 
 
-def invariant_proof(deadline: Deadline) -> Proof:
+INVARIANT = ("an item a player lacks whose tiles are gone for that player (none on the game "
+             "board, none of their colour on another board) stays missing: every kind of "
+             "decision keeps it so, hence that board is never full and never triggers the end")
+PROGRESS = ("from every position that is not over, some decisions end the game or take a tile "
+            "off the game board within N turns; the face-down tiles are finite, so every game "
+            "can end")
+
+
+def invariant_check(deadline: Deadline, *, without: Iterable[str] = ()
+                    ) -> Proof | Counterexample:
     """z3: "player p lacks item X and X is gone for p for good" is kept by every decision.
 
     Counts about one player p and one item X: ``down``, the tiles of X on the game board (face
@@ -925,7 +1017,9 @@ def invariant_proof(deadline: Deadline) -> Proof:
     maiko boards; ``own``, the tiles on p's item space X. The invariant is down = other =
     own = 0. Each kind of decision (the mover q is p or not; the item j is X or not) changes
     the counts as its rule says; z3 finds no decision that breaks the invariant, and the core
-    names the rule of every kind of decision: each is needed, each keeps it.
+    names the rule of every kind of decision: each is needed, each keeps it. Decided either
+    way: without a rule (``without``) z3 may find a decision that breaks the invariant, and
+    the counterexample says which, and the counts before and after.
     """
     down, other, own = z3.Ints("down other own")
     down2, other2, own2 = z3.Ints("down' other' own'")
@@ -933,7 +1027,7 @@ def invariant_proof(deadline: Deadline) -> Proof:
     kinds = ("flip", "pair", "danna", "oka_san", "sabanto", "row_discard", "one_san", "end_turn")
     kind = {k: z3.Bool(f"decision_is_{k}") for k in kinds}
     same = z3.And(down2 == down, other2 == other, own2 == own)
-    problem = Problem(deadline)
+    problem = Problem(deadline, without=without)
     problem.require([Constraint("hypothesis: p lacks X, and X is gone for p for good",
                                 z3.And(down == 0, other == 0, own == 0))], "before")
     problem.require([Constraint("hypothesis: after the decision X is no longer gone",
@@ -979,15 +1073,21 @@ def invariant_proof(deadline: Deadline) -> Proof:
     moves("one_san", "MK-TUTOR-ONESAN-2", same)
     moves("end_turn", "MK-END-1", same)
     verdict = problem.check().decided()
-    if verdict.status is not Status.UNSAT:
-        raise ModelInconsistency("a decision breaks the gone-for-good invariant")
-    return Proof("an item a player lacks whose tiles are gone for that player (none on the game "
-                 "board, none of their colour on another board) stays missing: every kind of "
-                 "decision keeps it so, hence that board is never full and never triggers the "
-                 "end", verdict.rules, tuple(h.split(" @ ")[0] for h in verdict.hypotheses))
+    if verdict.status is Status.UNSAT:
+        return Proof.of(INVARIANT, verdict)
+    model = verdict.model
+    value = lambda term: model.eval(term, model_completion=True)
+    return Counterexample(INVARIANT, "after the decision X is no longer gone", (
+        ("decision", next(k for k in kinds if z3.is_true(value(kind[k])))),
+        ("mover_is_p", z3.is_true(value(mover_is_p))),
+        ("item_is_x", z3.is_true(value(item_is_x))),
+        ("before", tuple(value(x).as_long() for x in (down, other, own))),
+        ("after", tuple(value(x).as_long() for x in (down2, other2, own2)))),
+        None, problem.dropped)
 
 
-def _progress_problem(deadline: Deadline, static_end: bool) -> tuple[Problem, dict[str, Any]]:
+def _progress_problem(deadline: Deadline, without: Iterable[str]
+                      ) -> tuple[Problem, dict[str, Any]]:
     """The case analysis of the potential argument, one constraint per rule: no face-down tile
     ends the game (MK-END-4); a static position ends it (MK-STATIC-2, with MK-STATIC-1's
     definition); a face-down friend can be flipped (MK-FLIP-5); two face-down tiles of one item
@@ -1000,16 +1100,15 @@ def _progress_problem(deadline: Deadline, static_end: bool) -> tuple[Problem, di
     fd, fdf = z3.Ints("face_down face_down_friends")
     dup, tok, trig, over, progress, passing = z3.Bools(
         "two_of_one_item token_in_a_hand triggered over progress a_turn_can_pass")
-    problem = Problem(deadline)
+    problem = Problem(deadline, without=without)
     problem.require([Constraint("definition: counts", z3.And(
         fd >= 0, fdf >= 0, fdf <= fd, z3.Implies(dup, fd - fdf >= 2)))], "domains")
     problem.require([Constraint("hypothesis: not over and no progress",
                                 z3.And(z3.Not(over), z3.Not(progress)))], "question")
     problem.require([Constraint("MK-END-4", z3.And(z3.Implies(fd == 0, over),
                                                    z3.Implies(fd == 1, progress)))], "no tile")
-    if static_end:
-        problem.require([Constraint("MK-STATIC-2", z3.Implies(
-            z3.And(z3.Not(trig), z3.Not(tok), fdf == 0, z3.Not(dup)), over))], "static")
+    problem.require([Constraint("MK-STATIC-2", z3.Implies(
+        z3.And(z3.Not(trig), z3.Not(tok), fdf == 0, z3.Not(dup)), over))], "static")
     problem.require([Constraint("MK-FLIP-5", z3.Implies(fdf >= 1, progress))], "friend")
     problem.require([Constraint("MK-FLIP-3", z3.Implies(dup, progress))], "pair")
     problem.require([Constraint("MK-FLIP-4", z3.Implies(
@@ -1022,33 +1121,24 @@ def _progress_problem(deadline: Deadline, static_end: bool) -> tuple[Problem, di
     return problem, names
 
 
-def progress_proof(deadline: Deadline) -> Proof:
+def progress_check(deadline: Deadline, *, without: Iterable[str] = ()
+                   ) -> Proof | Counterexample:
     """z3: from every position at a first flip that is not over, some decisions within N turns
     end the game or take a tile off the game board (the potential, the face-down tiles,
     drops); the tiles are finite, so every game can end (each turn has boundedly many
     decisions: a flip either pairs, which takes two tiles, or ends the turn; one visit; at most
-    six looks; three sweeps per row completed)."""
-    problem, _ = _progress_problem(deadline, static_end=True)
+    six looks; three sweeps per row completed). Decided either way: without a rule
+    (``without``; the reading without MK-STATIC-2 is one) z3 may find a position where no
+    decision makes progress, a trap, and the counterexample describes it."""
+    problem, names = _progress_problem(deadline, without)
     verdict = problem.check().decided()
-    if verdict.status is not Status.UNSAT:
-        raise ModelInconsistency("the potential argument has a gap")
-    return Proof("from every position that is not over, some decisions end the game or take a "
-                 "tile off the game board within N turns; the face-down tiles are finite, so "
-                 "every game can end", verdict.rules,
-                 tuple(h.split(" @ ")[0] for h in verdict.hypotheses))
-
-
-def static_trap(deadline: Deadline) -> dict[str, Any]:
-    """The reading without MK-STATIC-2: the position z3 finds where no decision can make
-    progress (a model of the case analysis without that rule): a static position."""
-    problem, names = _progress_problem(deadline, static_end=False)
-    verdict = problem.check().decided()
-    if verdict.status is not Status.SAT:
-        raise ModelInconsistency("without MK-STATIC-2 the trap is not found")
+    if verdict.status is Status.UNSAT:
+        return Proof.of(PROGRESS, verdict)
     model = verdict.model
-    assert model is not None
     values = {k: model.eval(v, model_completion=True) for k, v in names.items()}
-    return {k: (v.as_long() if z3.is_int_value(v) else z3.is_true(v)) for k, v in values.items()}
+    return Counterexample(PROGRESS, "not over and no progress", tuple(sorted(
+        (k, v.as_long() if z3.is_int_value(v) else z3.is_true(v)) for k, v in values.items())),
+        None, problem.dropped)
 
 
 # --- exhaustive search over engine states ---------------------------------------------------
@@ -1177,29 +1267,34 @@ def explore(state: State, *, static_end: bool = True, limit: int = 200_000) -> G
 # --- the queries ----------------------------------------------------------------------------
 
 
-def _answers(players: int, deadline: Deadline, reasons: Iterable[str]
-             ) -> tuple[list[tuple[str, Any]], list[Proof], list[Witness]]:
-    answer, proofs, witnesses = [], [], []
+def _answers(players: int, deadline: Deadline, reasons: Iterable[str]) -> tuple[
+        list[tuple[str, Any]], list[Proof], list[Witness], list[Counterexample]]:
+    """Each ending's minima, their proofs and counterexamples, and a witness game at each
+    minimum when every minimum holds (a witness shows the minima it was built for)."""
+    answer, proofs, witnesses, counterexamples = [], [], [], []
     for reason in reasons:
         best = fewest(players, reason, deadline)
         answer.append((reason, best.to_answer()))
         proofs.extend(best.proofs)
-        witnesses.append(minimum_game(players, reason, "turns", best))
-        if not best.one_game:
-            witnesses.append(minimum_game(players, reason, "flips", best))
-    return answer, proofs, witnesses
+        counterexamples.extend(best.counterexamples)
+        if best.proved:
+            witnesses.append(minimum_game(players, reason, "turns", best))
+            if not best.one_game:
+                witnesses.append(minimum_game(players, reason, "flips", best))
+    return answer, proofs, witnesses, counterexamples
 
 
 def fastest_end(deadline: Deadline) -> Finding:
     """For each player count and each way a game ends: the fewest turns (begun, the engine's
     ``turn + 1``) and the fewest flips, whether one game has both, and the other quantity at
     each minimum; proved by the counting model's unsat cores, reached by witness games."""
-    answer, proofs, witnesses = [], [], []
+    answer, proofs, witnesses, counterexamples = [], [], [], []
     for players in PLAYER_COUNTS:
-        a, p, w = _answers(players, deadline, REASONS)
+        a, p, w, c = _answers(players, deadline, REASONS)
         answer.append((f"{players} players", tuple(a)))
         proofs += p
         witnesses += w
+        counterexamples += c
     notes = (
         ("turns are turns begun, the one in which the game ends included (the engine's turn + 1); "
          "a game record lists only turns with a decision, one fewer when MK-END-4 or MK-STATIC-2 "
@@ -1212,26 +1307,29 @@ def fastest_end(deadline: Deadline) -> Finding:
          "turns that end with no flip and no friend); the fewest turns cost one flip more"),
     )
     return Finding(answer=tuple(answer), proofs=tuple(proofs), witnesses=tuple(witnesses),
-                   notes=notes)
+                   notes=notes, counterexamples=tuple(counterexamples))
 
 
 def static_reachable(deadline: Deadline) -> Finding:
     """Whether and how soon a game reaches a static position (MK-STATIC-1)."""
-    answer, proofs, witnesses = [], [], []
+    answer, proofs, witnesses, counterexamples = [], [], [], []
     for players in PLAYER_COUNTS:
         best = fewest(players, "static", deadline)
         setting = Setting.of(players)
-        answer.append((f"{players} players", (("reachable", True),) + best.to_answer()))
+        answer.append((f"{players} players", (("reachable", best.possible),)
+                       + (best.to_answer() if best.possible else ())))
         proofs += best.proofs
-        witnesses.append(minimum_game(players, "static", "turns", best))
-        if best.turns != setting.friends + players:
-            raise ModelInconsistency("the static minimum is not friends + players turns")
+        counterexamples += best.counterexamples
+        if best.proved:
+            witnesses.append(minimum_game(players, "static", "turns", best))
+            if best.turns != setting.friends + players:
+                raise ModelInconsistency("the static minimum is not friends + players turns")
     how = ("every friend revealed (each reveal ends a turn), every token spent (the players' "
            "first tokens and one per friend, each visit in a turn of its own, each player's "
            "last one in a turn that reveals no friend), and at most one face-down tile of each "
            "item (pairs and Danna take the others): friends + players turns")
     return Finding(answer=tuple(answer) + (("how", how),), proofs=tuple(proofs),
-                   witnesses=tuple(witnesses))
+                   witnesses=tuple(witnesses), counterexamples=tuple(counterexamples))
 
 
 def dead_not_static(deadline: Deadline) -> Finding:
@@ -1263,28 +1361,35 @@ def dead_not_static(deadline: Deadline) -> Finding:
             over=False, static=False, phase="FIRST", hands=list(state.hands),
             unfillable_items=gone, full_boards=[False] * players,
             face_down=len(state.face_down())))
-    invariant = invariant_proof(deadline)
-    progress = progress_proof(deadline)
-    trap = static_trap(deadline)
+    invariant = invariant_check(deadline)
+    progress = progress_check(deadline)
+    trap = progress_check(deadline, without=("MK-STATIC-2",))
     # The trap under the reading without MK-STATIC-2: each static witness's last position.
     traps = []
-    for players in PLAYER_COUNTS:
-        best = fewest(players, "static", deadline)
-        static_state = minimum_game(players, "static", "turns", best).replay()
-        graph = explore(static_state, static_end=False)
-        if graph.terminal() or len(graph.states) < 2:
-            raise ModelInconsistency("without MK-STATIC-2 a static position can still end")
-        traps.append((f"{players} players", (("face_down", len(static_state.face_down())),
-                                             ("positions", len(graph.states)),
-                                             ("any_end_reachable", False))))
+    if isinstance(trap, Counterexample):
+        for players in PLAYER_COUNTS:
+            best = fewest(players, "static", deadline)
+            if not best.proved:
+                continue
+            static_state = minimum_game(players, "static", "turns", best).replay()
+            graph = explore(static_state, static_end=False)
+            if graph.terminal() or len(graph.states) < 2:
+                raise ModelInconsistency("without MK-STATIC-2 a static position can still end")
+            traps.append((f"{players} players", (("face_down", len(static_state.face_down())),
+                                                 ("positions", len(graph.states)),
+                                                 ("any_end_reachable", False))))
     answer += [
-        ("can_go_on_for_ever_by_choice", True),
-        ("can_reach_a_position_that_never_ends", False),
-        ("without_MK_STATIC_2", (("can_reach_a_position_that_never_ends", True),
-                                 ("trap", tuple(sorted(trap.items()))),
-                                 ("static_witness_positions", tuple(traps)))),
+        ("can_go_on_for_ever_by_choice", isinstance(invariant, Proof)),
+        ("can_reach_a_position_that_never_ends", isinstance(progress, Counterexample)),
+        ("without_MK_STATIC_2", (
+            ("can_reach_a_position_that_never_ends", isinstance(trap, Counterexample)),
+            ("trap", trap.values if isinstance(trap, Counterexample) else None),
+            ("static_witness_positions", tuple(traps)))),
     ]
-    return Finding(answer=tuple(answer), proofs=(invariant, progress),
+    checked = (invariant, progress, trap)
+    return Finding(answer=tuple(answer),
+                   proofs=tuple(c for c in checked if isinstance(c, Proof)),
+                   counterexamples=tuple(c for c in checked if isinstance(c, Counterexample)),
                    witnesses=tuple(witnesses), notes=(
         ("the dead position is not static because a player holds a token; they may keep it "
          "for ever (MK-END-5), or spend it, after which the position is static and ends"),
@@ -1311,11 +1416,12 @@ def nfd_turn_start_game(players: int) -> Builder:
 
 def no_face_down_end(deadline: Deadline) -> Finding:
     """MK-END-4: a game that ends because no tile is face down when a flip is due."""
-    answer, proofs, witnesses = [], [], []
+    answer, proofs, witnesses, counterexamples = [], [], [], []
     for players in PLAYER_COUNTS:
-        a, p, w = _answers(players, deadline, ("no-face-down-tile",))
+        a, p, w, c = _answers(players, deadline, ("no-face-down-tile",))
         proofs += p
         witnesses += w
+        counterexamples += c
         setting = Setting.of(players)
         b = _built(nfd_turn_start_game, players)
         end = b.state
@@ -1352,7 +1458,7 @@ def no_face_down_end(deadline: Deadline) -> Finding:
                         "or completes their board; Sabanto discards a tile of their own)"),
     )
     return Finding(answer=tuple(answer) + (("readings", readings),), proofs=tuple(proofs),
-                   witnesses=tuple(witnesses), notes=(
+                   witnesses=tuple(witnesses), counterexamples=tuple(counterexamples), notes=(
         ("open_visits: per player, the tutor visits legal at a first flip of theirs in the "
          "final position read as going on (the engine's legal_actions): what the readings "
          "other than reading 8 would still let them do"),

@@ -25,7 +25,7 @@ import pytest
 from hanamikoji.engine.core.validate import judge_bytes
 from hanamikoji.engine.maiko import FRIEND, Config, Flip, apply, legal_actions, new_game
 from hanamikoji.engine.maiko.game import DOWN, Phase, board_full, filled
-from hanamikoji.spec.core.queries import Finding
+from hanamikoji.spec.core.queries import Counterexample, Finding, Proof
 from hanamikoji.spec.core.solver import Deadline
 from hanamikoji.spec.maiko import reach
 from hanamikoji.properties.core.cite import checks
@@ -425,8 +425,8 @@ def test_invariant_core_names_every_kind_of_decision() -> None:
     """MK-FLIP-3, MK-FLIP-4, MK-TUTOR-DANNA-2, MK-TUTOR-OKASAN-1, MK-TUTOR-SABANTO-1, MK-ROW-1,
     MK-TUTOR-ONESAN-2, MK-END-1: the gone-for-good invariant is kept by each kind of decision,
     and the core needs each kind's rule."""
-    proof = reach.invariant_proof(Deadline(30))
-    assert set(proof.rules) == {"MK-FLIP-3", "MK-FLIP-4", "MK-TUTOR-DANNA-2",
+    proof = reach.invariant_check(Deadline(30))
+    assert isinstance(proof, Proof) and set(proof.rules) == {"MK-FLIP-3", "MK-FLIP-4", "MK-TUTOR-DANNA-2",
                                 "MK-TUTOR-OKASAN-1", "MK-TUTOR-SABANTO-1", "MK-ROW-1",
                                 "MK-TUTOR-ONESAN-2", "MK-END-1"}
 
@@ -438,10 +438,13 @@ def test_progress_core_and_the_trap_without_static_end() -> None:
     potential argument needs exactly these rules; without MK-STATIC-2, z3 finds the trap: two or
     more face-down tiles of different items, no friend, no token, not triggered: a static
     position."""
-    proof = reach.progress_proof(Deadline(30))
-    assert set(proof.rules) == {"MK-STATIC-2", "MK-END-4", "MK-END-2", "MK-FLIP-3",
-                                "MK-FLIP-4", "MK-FLIP-5", "MK-TUTOR-DANNA-1"}
-    trap = reach.static_trap(Deadline(30))
+    proof = reach.progress_check(Deadline(30))
+    assert isinstance(proof, Proof) and set(proof.rules) == {
+        "MK-STATIC-2", "MK-END-4", "MK-END-2", "MK-FLIP-3", "MK-FLIP-4", "MK-FLIP-5",
+        "MK-TUTOR-DANNA-1"}
+    found = reach.progress_check(Deadline(30), without=("MK-STATIC-2",))
+    assert isinstance(found, Counterexample) and found.without == ("MK-STATIC-2",)
+    trap = dict(found.values)
     assert trap["face_down"] >= 2 and trap["face_down_friends"] == 0
     assert not trap["token_in_a_hand"] and not trap["two_of_one_item"] and not trap["triggered"]
 
