@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import json
 
+from hanamikoji.engine.core.validate import Status as Verdict
+from hanamikoji.engine.core.validate import judge_bytes
 from hanamikoji.engine.hanamikoji import charm, geisha_count
 from hanamikoji.properties.core.cite import checks
 from hanamikoji.spec.core.verify import evidence_text
@@ -39,6 +41,11 @@ def scored_round(state, before, sides, after):
     return next((i for i, score in enumerate(state.scores)
                  if rows[i] == tuple(before) and score.markers == tuple(after)
                  and tuple(map(tuple, score.sides)) == tuple(map(tuple, sides))), None)
+
+
+def valid_record(witness) -> bool:
+    """What ``hanamikoji validate`` says of the witness's game record."""
+    return judge_bytes(json.dumps(witness.to_json()["record"]).encode()).status is Verdict.VALID
 
 
 def only_counterexample(found):
@@ -82,6 +89,7 @@ def test_scored_cards_per_side_answers_the_totals_when_the_claim_fails():
     (witness,) = found.witnesses
     state = witness.confirm()
     assert tuple(map(tuple, state.scores[0].sides)) == sides and counterexample.reached
+    assert valid_record(witness)
     assert findings.scored_cards_per_side(deadline(), claim=8).answer == 8
 
 
@@ -99,6 +107,7 @@ def test_max_round_wins_answers_at_least_when_the_bound_is_too_low():
     state = witness.confirm()
     assert scored_round(state, counterexample.value("before"), sides,
                         counterexample.value("after")) is not None
+    assert valid_record(witness)
 
 
 @checks("DEAL-1", "COMP-2")
@@ -128,6 +137,7 @@ def test_max_geisha_at_end_answers_at_least_when_the_bound_is_too_low():
     state = witness.confirm()
     assert scored_round(state, counterexample.value("before"), counterexample.value("sides"),
                         after) is not None
+    assert valid_record(witness)
 
 
 @checks("SCORE-4", "END-2")

@@ -36,6 +36,11 @@ from hanamikoji.spec.core.queries import by_name as _by_name
 QUERY_BUDGET_SECONDS = 60.0
 
 
+#: How the yes/no questions about marker rows are answered.
+ROW_METHOD = ("decided either way over every marker row: an unsat core, or the row z3 finds "
+              "(and a game through it when a game reaches it)")
+
+
 def _q(name: str, question: str, method: str) -> Query:
     from .confirm import METHODS  # no z3: the second methods are plain Python
 
@@ -47,8 +52,9 @@ def _q(name: str, question: str, method: str) -> Query:
 CATALOGUE: tuple[Query, ...] = (
     _q("scored-cards-per-side",
        "How many item cards lie on each player's side at a round's scoring (secret included)?",
-       "z3 enumerates the side totals the round model allows; an unsat core proves no other "
-       "total is possible"),
+       "z3 enumerates the side totals the round model allows; then 'each side holds that many' "
+       "is decided either way: an unsat core, or a round z3 finds with another total and a "
+       "game that plays it"),
     _q("round-outcome-pairs",
        "How many distinct pairs (A, B) can lie on the table at a round's scoring, where A[g] and "
        "B[g] count the items of geisha g on player 0's and player 1's side (secrets included)?",
@@ -61,8 +67,9 @@ CATALOGUE: tuple[Query, ...] = (
        "count: z3 enumeration over the certified round relation, blocking each pattern found"),
     _q("max-round-wins",
        "What is the most geisha one player can win in a single round's scoring?",
-       "maximum over the z3-enumerated favour patterns; a witness round at the maximum, and an "
-       "unsat core over the full round model for one more"),
+       "maximum over the z3-enumerated favour patterns, decided either way over the full round "
+       "model: an unsat core for one more (or the round z3 finds: 'at least'), and a witness "
+       "round at the maximum (or an unsat core: 'at most' one fewer)"),
     _q("marker-states",
        "How many distinct marker rows can a standard game be in at the start of a round (the "
        "initial row included), and at its end?",
@@ -73,19 +80,21 @@ CATALOGUE: tuple[Query, ...] = (
        "distinct final marker rows?",
        "the search's final rows whose z3 result is charm-over-geisha (END-4); a witness game"),
     _q("both-eleven-charm", "Can both players hold 11+ charm at once?",
-       "proof: unsat core over every marker row"),
+       ROW_METHOD),
     _q("both-four-geisha", "Can both players hold 4+ geisha at once?",
-       "proof: unsat core over every marker row"),
+       ROW_METHOD),
     _q("rulebook-example",
        "Can the marker row of the example in rulebooks 000 and 003 occur: 3 geisha and 8 charm "
        "against 4 geisha and 11 charm?",
-       "proof: unsat core over every marker row, for either player on top"),
+       ROW_METHOD + ", for either player on top"),
     _q("max-geisha-at-end",
        "What is the most geisha one player can hold when a standard game ends?",
-       "maximum over the search's final rows; a witness game at the maximum, and an unsat core "
-       "over one round of the full model for one more"),
+       "maximum over the search's final rows, decided either way over one round of the full "
+       "model: an unsat core for one more (or the round z3 finds: 'at least'), and a witness "
+       "game at the maximum from a row a game reaches (or an unsat core: 'at most' one fewer)"),
     _q("win-every-geisha", "Can a player ever hold all seven geisha?",
-       "proof: unsat core over one round of the full model from any row without a goal"),
+       "decided either way over one round of the full model from any row without a goal: an "
+       "unsat core, or the round z3 finds (and a game through it when a game reaches it)"),
     _q("fastest-finish",
        "In how few rounds can a standard game end, for each way of winning?",
        "minimum over the search's final rows, by z3 result; a witness game for each"),
@@ -93,7 +102,8 @@ CATALOGUE: tuple[Query, ...] = (
        "Can a standard game go on forever (from every open marker row, some round ends no game "
        "and moves no marker)?",
        "z3 finds a round in which every geisha ties, and an unsat core proves that such a round "
-       "leaves any open row in place; a witness game"),
+       "leaves any open row in place; a witness game. Either may fail: no tie round (a core), "
+       "or a tie round that moves a marker (the round z3 finds), and the answer is then no"),
     _q("italian-round-limit",
        "Over the marker rows in which a game can stand after its third round with no goal "
        "reached, how many does the limit decide by charm, by highest geisha, and as shared, "
@@ -106,12 +116,12 @@ CATALOGUE: tuple[Query, ...] = (
        "holds, from the highest down' (the engine's), (c) 'whoever holds the geisha of charm 5, "
        "else shared'? Each pair, on the reachable rows where the tiebreak is consulted and on "
        "every such row",
-       "each pair: an unsat core where they agree; where they differ, a row z3 finds and a "
-       "witness game that reaches it"),
+       "each pair: an unsat core where they agree; where they differ, the row z3 finds (a "
+       "counterexample) and a witness game when a game reaches it"),
     _q("charm-wording-equivalent",
        "In a simultaneous finish, do 'the player with 11+ charm wins' (rulebooks 000, 001, 003) "
        "and 'the player with more charm wins' (002) always name the same winner?",
-       "proof: unsat core over every marker row"),
+       ROW_METHOD),
 )
 
 

@@ -18,16 +18,18 @@ _FINDINGS = "hanamikoji.spec.maiko.findings"
 _REACH = "hanamikoji.spec.maiko.reach"
 _CONFIRM = "hanamikoji.spec.maiko.confirm"
 _BOARD = ("z3 optimises over a model of one final board (MK-COMP-1, MK-SETUP-3/4, MK-END-1, "
-          "MK-SCORE-1); an unsat core proves one beyond the extreme impossible; a witness game "
-          "at each extreme, replayed in the engine")
+          "MK-SCORE-1); 'nothing beyond the extreme' is decided either way: an unsat core, or "
+          "the board z3 finds beyond it; a witness game at each extreme, replayed in the engine")
 
 
-#: How each query of :mod:`.reach` is answered, in one line.
+#: How each query of :mod:`.reach` is answered, in one line. Every claim is decided either way:
+#: a minimum that fails answers "at most" the counts z3 finds (a counterexample).
 REACH_METHODS = {
     "fastest-end": "a z3 counting model of a whole game (turn endings, pairs, one visit per turn, "
                    "tokens, column tokens, last turns), each constraint tracked by its rule: "
-                   "z3 finds each minimum and an unsat core proves one fewer impossible; a "
-                   "witness game at each minimum, replayed in the engine",
+                   "z3 finds each minimum and an unsat core proves one fewer impossible (or "
+                   "z3's counts with fewer are the counterexample); a witness game at each "
+                   "minimum, replayed in the engine",
     "static-reachable": "the counting model with MK-STATIC-1 as the end: unsat cores for one "
                         "turn and one flip fewer; a witness game ending 'static', replayed in "
                         "the engine",
@@ -35,7 +37,8 @@ REACH_METHODS = {
                        "an item gone for good; z3 proves the invariant kept by every kind of "
                        "decision (unsat core) and an exhaustive engine search from the position "
                        "confirms it; z3 checks the potential argument that every game can end, "
-                       "and finds the trap without MK-STATIC-2",
+                       "and without MK-STATIC-2 finds the trap (a counterexample); each answer "
+                       "is the side z3 finds",
     "no-face-down-end": "the counting model with MK-END-4 as the end: unsat cores for one turn "
                         "and one flip fewer; witness games ending 'no-face-down-tile', replayed "
                         "in the engine, and the visits the other readings would allow there",
