@@ -181,3 +181,27 @@ def test_a_yes_no_question_answers_yes_with_a_counterexample_row_and_a_game():
         rp, "nobody holds 8 geisha", rp.standing.geisha[0] >= 8, "player 0 holds 8 geisha")
     assert found.answer is False and found.proofs[0].rules
     assert found.witnesses == () and found.counterexamples == ()
+
+
+def test_every_catalogue_entry_of_every_game_resolves_to_a_function():
+    """A query whose module or function is missing would crash verify: each entry's compute
+    and confirm name a function that exists."""
+    import importlib
+
+    from hanamikoji.spec.core.verify import catalogue
+
+    for game in ("hanamikoji", "maiko"):
+        for query in catalogue(game):
+            for target in filter(None, (query.compute, query.confirm)):
+                module, _, function = target.partition(":")
+                assert callable(getattr(importlib.import_module(module), function)), target
+
+
+def test_a_query_whose_function_is_missing_answers_error_not_a_crash():
+    from hanamikoji.spec.core.queries import Query
+
+    for compute in ("hanamikoji.spec.no_such_module:f", "hanamikoji.spec.maiko.findings:nothing"):
+        found = Query("broken", "?", "none", compute).run()
+        assert found.status == "error" and "cannot be loaded" in found.notes[0]
+    broken = attrs.evolve(CATALOGUE[0], confirm="hanamikoji.spec.hanamikoji.confirm:missing")
+    assert broken.run().status == "error"

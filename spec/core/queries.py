@@ -206,9 +206,14 @@ class Query:
         witness, gives status "error" (a bug to report)."""
         from .solver import Deadline, Status, Undecided
 
-        module, _, function = self.compute.partition(":")
-        compute = getattr(importlib.import_module(module), function)
         start = time.perf_counter()
+        try:
+            compute = _load(self.compute)
+            confirm = None if self.confirm is None else _load(self.confirm)
+        except (ImportError, AttributeError) as error:
+            return Answer(self.name, self.question, self.method, "error", None,
+                          time.perf_counter() - start,
+                          notes=(f"the query's functions cannot be loaded: {error}",))
         try:
             found = compute(Deadline(budget_seconds))
         except Undecided as undecided:
@@ -228,10 +233,9 @@ class Query:
         answer = Answer(self.name, self.question, self.method, "answered", found.answer,
                         time.perf_counter() - start, found.proofs, found.witnesses, found.notes,
                         counterexamples=found.counterexamples)
-        if self.confirm is None:
+        if confirm is None:
             return answer
-        module, _, function = self.confirm.partition(":")
-        expected = getattr(importlib.import_module(module), function)()
+        expected = confirm()
         if answer.answer_json() != expected:
             return attrs.evolve(answer, status="error", answer=None, seconds=(
                 time.perf_counter() - start), notes=found.notes + (
@@ -239,6 +243,12 @@ class Query:
                 f"({self.confirm_method}) {expected!r}",))
         return attrs.evolve(answer, seconds=time.perf_counter() - start,
                             confirmation=f"{self.confirm_method}: the same answer")
+
+
+def _load(target: str) -> Any:
+    """The function ``"module:function"`` names (ImportError, AttributeError if there is none)."""
+    module, _, function = target.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def by_name(catalogue: Sequence[Query], name: str) -> Query:

@@ -21,6 +21,12 @@ _BOARD = ("z3 optimises over a model of one final board (MK-COMP-1, MK-SETUP-3/4
           "MK-SCORE-1); 'nothing beyond the extreme' is decided either way: an unsat core, or "
           "the board z3 finds beyond it; a witness game at each extreme, replayed in the engine")
 
+_ENDING = ("z3 over the ending model (spec/maiko/model.py): every board, the discards, the "
+           "game board, the box, the tokens, the end reason and the winners, each constraint "
+           "tracked by its MK rule; an extreme is found by z3's optimiser and nothing beyond it "
+           "is decided either way (unsat cores, or the position z3 finds beyond); a witness "
+           "game at each answer, replayed in the engine")
+
 
 #: How each query of :mod:`.reach` is answered, in one line. Every claim is decided either way:
 #: a minimum that fails answers "at most" the counts z3 finds (a counterexample).
@@ -58,11 +64,18 @@ CATALOGUE: tuple[Query, ...] = (
           f"{_FINDINGS}:most_tiles_on_board", f"{_CONFIRM}:most_tiles_on_board",
           "arithmetic over the tiles each configuration lays"),
     Query("shared-victory",
-          "Can a game end in a shared victory, and among how many players?",
-          "a witness game for every number of winners from 2 to N, replayed in the engine",
+          "Can a game end in a shared victory, and among how many players?", _ENDING,
           f"{_FINDINGS}:shared_victory"),
-    Query("winner-nonpositive", "Can the winner have a score of zero or less?",
-          "a witness game, replayed in the engine", f"{_FINDINGS}:winner_nonpositive"),
+    Query("winner-nonpositive",
+          "Can the winner have a score of zero or less, and what is the lowest score a winner "
+          "can have?", _ENDING, f"{_FINDINGS}:winner_nonpositive", f"{_CONFIRM}:winner_nonpositive",
+          "arithmetic: the best of N scores is at least their average"),
+    Query("loser-highest-score", "What is the highest score of a player who does not win?",
+          _ENDING, f"{_FINDINGS}:loser_highest_score", f"{_CONFIRM}:loser_highest_score",
+          "enumeration of two players' own and other tile counts, ranked as MK-SCORE-2..4 say"),
+    Query("largest-lead", "What is the largest lead a winner can have over another player?",
+          _ENDING, f"{_FINDINGS}:largest_lead", f"{_CONFIRM}:largest_lead",
+          "enumeration of two boards over the tiles each configuration lays"),
     Query("fastest-end",
           "In how few turns, and with how few flips, can a game end, for each way it can end "
           "and each player count?", _reach_method("fastest-end"), f"{_REACH}:fastest_end"),

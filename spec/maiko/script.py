@@ -218,12 +218,7 @@ class Script:
             elif state.phase is Phase.SWEEP:
                 self.keep_row()
             elif state.phase is Phase.FIRST:
-                try:
-                    self.end_by_mismatch()
-                except ScriptError:
-                    if not self.unseen_tiles()[FRIEND]:
-                        raise
-                    self.friend()  # no two items left to mismatch: a friend ends the turn
+                self.end_quietly()
             else:
                 raise ScriptError(f"finish_by_mismatches cannot go on from {state.phase}")
         raise ScriptError(f"the game did not end within {limit} turns")
@@ -238,3 +233,37 @@ class Script:
         and the values the model claims); nothing is checked until ``confirm()``."""
         return Witness(label, self.config, self.first_player, self.decisions,
                        tuple(sorted(shows.items())))
+
+    # --- for the witness plans (spec/maiko/findings.py) ---------------------------------------
+
+    def pairs(self, tiles: Iterable[tuple[int | str, int | str]]) -> None:
+        """MK-FLIP-3: flip each pair in turn, keeping every row discard a pair opens
+        (:meth:`keep_row`); the turn goes on after each."""
+        for first, second in tiles:
+            self.pair(first, second)
+            self.keep_row()
+
+    def end_filling_turn(self, danna: int | str | None = None) -> None:
+        """MK-END-1: the ending step after a board is filled: a last Danna visit revealing an
+        unseen ``danna`` (if given; its row discard kept), else the end of the turn without a
+        visit (the turn ends by itself when no visit is open)."""
+        if self._state.phase is not Phase.ENDING:
+            raise ScriptError(f"end_filling_turn at {self._state.phase}, not in an ending step")
+        if danna is None:
+            self.end_turn()
+            return
+        self.danna(danna)
+        self.keep_row()
+        if self._state.phase is Phase.ENDING:
+            self.end_turn()
+
+    def end_quietly(self) -> None:
+        """End the turn at a first flip without changing any maiko board: a mismatch
+        (:meth:`end_by_mismatch`), or a friend when no two face-down tiles of different items
+        are left (which turns the friend face up and gains a token, MK-FLIP-5)."""
+        try:
+            self.end_by_mismatch()
+        except ScriptError:
+            if not self.unseen_tiles()[FRIEND]:
+                raise
+            self.friend()

@@ -52,6 +52,7 @@ FACTS: dict[str, Callable[[State], Any]] = {
     "face_down": lambda s: len(s.face_down()),
     "face_up_friends": _face_up_friends,
     "phase": lambda s: s.phase.name,
+    "own_colour": lambda s: None if s.result is None else list(s.result.own),
 }
 
 
