@@ -230,6 +230,9 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
                             "(docs/queries.md has the language)")
     query.add_argument("--variant", default=None, metavar="V",
                        help="with --where: the game's variant, for a game that has variants")
+    query.add_argument("--players", type=_positive, default=None, metavar="N",
+                       help="with --where: the number of players, for a game played by "
+                            "several counts (default: each count in turn)")
     query.add_argument("--timeout", type=_query_seconds, default=10.0, metavar="S",
                        help="with --where: seconds z3 may take before the answer is 'unknown' "
                             "(default 10)")

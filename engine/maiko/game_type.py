@@ -54,6 +54,7 @@ class MaikoGame(Game):
     record_where: ClassVar[tuple[str, ...]] = ("turn", "step")
     length_unit: ClassVar[str] = "turns"
     queries_module: ClassVar[str | None] = "hanamikoji.spec.maiko.queries"
+    where_module: ClassVar[str | None] = "hanamikoji.spec.maiko.where"
     sample_module: ClassVar[str | None] = "hanamikoji.properties.maiko.sample"
 
     # --- configuration

@@ -33,6 +33,9 @@ def query(args: argparse.Namespace) -> int:
         return _where(args, game)
     if getattr(args, "variant", None) is not None:
         raise UsageError("--variant goes with --where (a catalogue query names its variants)")
+    if getattr(args, "players", None) is not None:
+        raise UsageError("--players goes with --where (a catalogue query answers for every "
+                         "player count)")
     CATALOGUE = catalogue(game.name)
     if not CATALOGUE:
         raise UsageError(f"game {game.name} has no query catalogue")
@@ -151,6 +154,14 @@ def _where(args: argparse.Namespace, game: Any) -> int:
     options: dict[str, Any] = {"timeout": args.timeout}
     if args.variant is not None:
         options["variant"] = args.variant
+    players = getattr(args, "players", None)
+    if players is not None:
+        if not game.min_players <= players <= game.max_players:
+            seats = (str(game.min_players) if game.min_players == game.max_players
+                     else f"{game.min_players} to {game.max_players}")
+            raise UsageError(f"{game.name} is played by {seats} players, not {players}")
+        if game.min_players != game.max_players:
+            options["players"] = players
     try:
         found = importlib.import_module(game.where_module).ask(args.where, **options)
     except ExprError as error:
@@ -160,13 +171,15 @@ def _where(args: argparse.Namespace, game: Any) -> int:
     if args.json:
         print(json.dumps(found.to_json()))
     else:
-        print(f"question: can a {found.variant} game end so that {found.expression}?")
+        setting = (f"a {found.variant} game" if game.min_players == game.max_players
+                   else f"a game of {found.variant} players")
+        print(f"question: can {setting} end so that {found.expression}?")
         print(f"answer:   {found.answer}")
         if found.witness is not None:
             shown = found.witness
-            print(f"witness:  a game of {shown['rounds']} round(s) ending at markers "
-                  f"{shown['markers']}, {shown['result']}; replayed in the engine (the record "
-                  "is in --json)")
+            what = shown.get("summary") or (f"a game of {shown['rounds']} round(s) ending at "
+                                             f"markers {shown['markers']}, {shown['result']}")
+            print(f"witness:  {what}; replayed in the engine (the record is in --json)")
         if found.core is not None:
             print(f"core:     {' '.join(found.core) or '(no rule: the hypotheses alone)'}"
                   + (f" (with: {'; '.join(found.hypotheses)})" if found.hypotheses else ""))

@@ -13,7 +13,7 @@ MODULES = ["hanamikoji.engine.maiko.game_type", "hanamikoji.engine.maiko.game",
            "hanamikoji.properties.core.suite", "hanamikoji.properties.core.cite",
            "hanamikoji.spec.maiko.script", "hanamikoji.spec.maiko.findings",
            "hanamikoji.spec.maiko.confirm", "hanamikoji.spec.maiko.reach",
-           "hanamikoji.spec.maiko.model",
+           "hanamikoji.spec.maiko.model", "hanamikoji.spec.maiko.where",
            "hanamikoji.spec.core.solver", "hanamikoji.spec.core.expr", "hanamikoji.spec"]
 
 
