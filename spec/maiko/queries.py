@@ -27,6 +27,12 @@ _ENDING = ("z3 over the ending model (spec/maiko/model.py): every board, the dis
            "is decided either way (unsat cores, or the position z3 finds beyond); a witness "
            "game at each answer, replayed in the engine")
 
+_TOKENS = ("a z3 ledger model of the tokens up to the gain asked about (friends, columns, visits; "
+           "gains from the pool, a card or lost), each constraint tracked by its MK rule: the "
+           "fewest gains and columns by z3, one fewer refuted by an unsat core (or answered "
+           "'at most'); a witness game replayed in the engine where the toolkit has one, "
+           "'unknown' where it has none")
+
 
 #: How each query of :mod:`.reach` is answered, in one line. Every claim is decided either way:
 #: a minimum that fails answers "at most" the counts z3 finds (a counterexample).
@@ -89,6 +95,12 @@ CATALOGUE: tuple[Query, ...] = (
     Query("no-face-down-end",
           "Can a game end because no face-down tile is left (MK-END-4), and what does that "
           "position look like?", _reach_method("no-face-down-end"), f"{_REACH}:no_face_down_end"),
+    Query("token-from-tutor",
+          "Can a player gain a kamon token when the pool is empty, so that it comes from a tutor "
+          "card (MK-TOKEN-2)?", _TOKENS, "hanamikoji.spec.maiko.tokens:token_from_tutor"),
+    Query("all-tokens-in-hands",
+          "Can all 16 kamon tokens be in players' hands at once, so that a gain gives nothing "
+          "(MK-TOKEN-2)?", _TOKENS, "hanamikoji.spec.maiko.tokens:all_tokens_in_hands"),
 )
 
 

@@ -14,6 +14,7 @@ MODULES = ["hanamikoji.engine.maiko.game_type", "hanamikoji.engine.maiko.game",
            "hanamikoji.spec.maiko.script", "hanamikoji.spec.maiko.findings",
            "hanamikoji.spec.maiko.confirm", "hanamikoji.spec.maiko.reach",
            "hanamikoji.spec.maiko.model", "hanamikoji.spec.maiko.where",
+           "hanamikoji.spec.maiko.tokens",
            "hanamikoji.spec.core.solver", "hanamikoji.spec.core.expr", "hanamikoji.spec"]
 
 
