@@ -245,6 +245,32 @@ class Query:
                             confirmation=f"{self.confirm_method}: the same answer")
 
 
+@attrs.frozen
+class WhereAnswer:
+    """The answer to an ad-hoc question (``query --where``) of any game: "possible"
+    (``witness``: a JSON object with the record, which ``hanamikoji validate`` accepts, and what
+    the game shows), "impossible" (``core``: rule IDs; ``hypotheses``: the rest of the unsat
+    core) or "unknown" (``note`` says why). ``variant`` is the game's setting asked about,
+    named ``setting_key`` in the JSON (Hanamikoji's variant, Maiko's player counts)."""
+
+    expression: str
+    variant: str
+    answer: str
+    seconds: float
+    witness: dict[str, Any] | None = None
+    core: tuple[str, ...] | None = None
+    hypotheses: tuple[str, ...] | None = None
+    note: str | None = None
+    setting_key: str = "variant"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"expression": self.expression, self.setting_key: self.variant,
+                "answer": self.answer, "witness": self.witness,
+                "core": None if self.core is None else list(self.core),
+                "hypotheses": None if self.hypotheses is None else list(self.hypotheses),
+                "note": self.note, "seconds": round(self.seconds, 3)}
+
+
 def _load(target: str) -> Any:
     """The function ``"module:function"`` names (ImportError, AttributeError if there is none)."""
     module, _, function = target.partition(":")

@@ -37,7 +37,7 @@ from hanamikoji.engine.hanamikoji import charm as charm_of
 from hanamikoji.engine.hanamikoji import geisha_count
 from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.spec.core.expr import ExprError, Term, check, evaluate, parse, translate
-from hanamikoji.spec.core.queries import ModelInconsistency, WitnessError
+from hanamikoji.spec.core.queries import ModelInconsistency, WhereAnswer, WitnessError
 from hanamikoji.spec.core.solver import Constraint, Deadline, Status, Undecided
 
 from .derive import Markers, reachability
@@ -62,29 +62,6 @@ TERMS: tuple[Term, ...] = (
 )
 
 FINAL_LABEL = "final rows of a game (derived: the search over marker rows)"
-
-
-@attrs.frozen
-class WhereAnswer:
-    """The answer to ``expression``: "possible" (``witness``: a JSON object with the record,
-    which ``hanamikoji validate`` accepts, the final markers, the rounds and the result),
-    "impossible" (``core``: rule IDs; ``hypotheses``: the rest of the unsat core) or
-    "unknown" (``note`` says why)."""
-
-    expression: str
-    variant: str
-    answer: str
-    seconds: float
-    witness: dict[str, Any] | None = None
-    core: tuple[str, ...] | None = None
-    hypotheses: tuple[str, ...] | None = None
-    note: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"expression": self.expression, "variant": self.variant, "answer": self.answer,
-                "witness": self.witness, "core": None if self.core is None else list(self.core),
-                "hypotheses": None if self.hypotheses is None else list(self.hypotheses),
-                "note": self.note, "seconds": round(self.seconds, 3)}
 
 
 def ask(expression: str, *, variant: str = "standard", timeout: float = 10.0) -> WhereAnswer:

@@ -36,6 +36,7 @@ too: a game there where the expression holds is a witness like any other.
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -43,7 +44,7 @@ import attrs
 import z3
 
 from hanamikoji.engine.core.errors import GameError
-from hanamikoji.engine.maiko import Config, Phase, State
+from hanamikoji.engine.maiko import FRIEND, Config, Phase, State
 from hanamikoji.engine.maiko import to_record
 from hanamikoji.engine.maiko.components import (
     COPIES,
@@ -54,6 +55,7 @@ from hanamikoji.engine.maiko.components import (
 )
 from hanamikoji.engine.maiko.game import COLUMNS, ROWS
 from hanamikoji.spec.core.expr import Node, Term, check, evaluate, parse, translate
+from hanamikoji.spec.core.queries import WhereAnswer
 from hanamikoji.spec.core.solver import Constraint, Deadline, Problem, Status, Undecided
 
 from .model import REASONS, Ending
@@ -62,6 +64,8 @@ from .script import Script, ScriptError
 __all__ = ["TERMS", "WhereAnswer", "ask", "terms", "plan_problem", "play"]
 
 PLAYER_COUNTS = (2, 3, 4)
+#: The answer object: the core's, the player counts asked named "players" in its JSON.
+_answer = functools.partial(WhereAnswer, setting_key="players")
 #: How many models of the family are tried before the answer is "unknown".
 ATTEMPTS = 4
 
@@ -86,29 +90,6 @@ def terms(players: int = max(PLAYER_COUNTS)) -> tuple[Term, ...]:
 
 #: The terms for any player count (``hanamikoji query --game maiko --where``).
 TERMS = terms()
-
-
-@attrs.frozen
-class WhereAnswer:
-    """The answer to ``expression``: "possible" (``witness``: the player count, the result,
-    a one-line summary and the record, which ``hanamikoji validate`` accepts), "impossible"
-    (``core``: rule IDs; ``hypotheses``: the rest of the unsat core) or "unknown" (``note``
-    says why). ``variant`` names the player counts asked."""
-
-    expression: str
-    variant: str
-    answer: str
-    seconds: float
-    witness: dict[str, Any] | None = None
-    core: tuple[str, ...] | None = None
-    hypotheses: tuple[str, ...] | None = None
-    note: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"expression": self.expression, "players": self.variant, "answer": self.answer,
-                "witness": self.witness, "core": None if self.core is None else list(self.core),
-                "hypotheses": None if self.hypotheses is None else list(self.hypotheses),
-                "note": self.note, "seconds": round(self.seconds, 3)}
 
 
 def _seats_named(tree: Node) -> int:
@@ -151,19 +132,19 @@ def ask(expression: str, *, players: int | None = None, timeout: float = 10.0,
             allowed.append(n)
             witness = _witness(expression, tree, n, deadline) or _gallery(tree, n)
             if witness is not None:
-                return WhereAnswer(expression, shown, "possible", time.perf_counter() - start,
+                return _answer(expression, shown, "possible", time.perf_counter() - start,
                                    witness=witness)
     except Undecided as undecided:
-        return WhereAnswer(expression, shown, "unknown", time.perf_counter() - start,
+        return _answer(expression, shown, "unknown", time.perf_counter() - start,
                            note=f"z3 could not decide within {timeout:g} s ({undecided.detail})")
     if allowed:
-        return WhereAnswer(
+        return _answer(
             expression, shown, "unknown", time.perf_counter() - start,
             note=(f"the ending model allows it with {', '.join(map(str, allowed))} players, "
                   "but no game of the witness family reaches it (each player one turn: one "
                   "Danna tile, pairs, row discards; the end by a full board), nor does one of the "
                   "catalogue's static and MK-END-4 games"))
-    return WhereAnswer(expression, shown, "impossible", time.perf_counter() - start,
+    return _answer(expression, shown, "impossible", time.perf_counter() - start,
                        core=tuple(sorted(cores)), hypotheses=tuple(sorted(hypotheses)))
 
 
@@ -381,7 +362,7 @@ def _quiet(script: Script, spare: tuple[int, int] | None) -> None:
     seen = [s for s, v in enumerate(state.spaces) if v == DOWN and s not in script.unseen()]
     for a in seen:
         for b in seen:
-            if state.layout[a] % NUM_ITEMS != state.layout[b] % NUM_ITEMS and 36 not in (
+            if state.layout[a] % NUM_ITEMS != state.layout[b] % NUM_ITEMS and FRIEND not in (
                     state.layout[a], state.layout[b]):
                 script.flip_at(a)
                 script.flip_at(b)
