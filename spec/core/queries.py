@@ -118,6 +118,10 @@ class Finding:
         return Finding(answer, self.proofs + other.proofs, self.witnesses + other.witnesses,
                        self.notes + other.notes, self.counterexamples + other.counterexamples)
 
+    def answer_json(self) -> Any:
+        """The answer as JSON, as :meth:`Answer.answer_json` gives it."""
+        return _json_answer(self.answer)
+
 
 @attrs.frozen
 class Answer:

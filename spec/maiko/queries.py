@@ -28,10 +28,11 @@ _ENDING = ("z3 over the ending model (spec/maiko/model.py): every board, the dis
            "game at each answer, replayed in the engine")
 
 _TOKENS = ("a z3 ledger model of the tokens up to the gain asked about (friends, columns, visits; "
-           "gains from the pool, a card or lost), each constraint tracked by its MK rule: the "
-           "fewest gains and columns by z3, one fewer refuted by an unsat core (or answered "
-           "'at most'); a witness game replayed in the engine where the toolkit has one, "
-           "'unknown' where it has none")
+           "gains from the pool, a card or lost; without a visit each column pays at most once "
+           "per player), each constraint tracked by its MK rule: the fewest gains and columns by "
+           "z3, one fewer refuted by an unsat core (or answered 'at most'); a witness game at "
+           "that count, replayed in the engine with its ledger read step by step ('at least' "
+           "the bound, with the witness's count, where it has more)")
 
 
 #: How each query of :mod:`.reach` is answered, in one line. Every claim is decided either way:
