@@ -172,12 +172,15 @@ def test_cli_divide(capsys, tmp_path):
     (["--deal", "{bad_shape}", "--depth", "2"], "$.hands[1]"),
     (["--deal", "{not_21}", "--depth", "2"], "DEAL-1"),
     (["--deal", "{small}", "--first-player", "1", "--depth", "2"], "--first-player goes with"),
+    (["--history", "{huge}", "--depth", "2"], "larger than 1,048,576 bytes"),
 ])
 def test_cli_errors_exit_2(capsys, tmp_path, args, message):
     files = {"missing": tmp_path / "none.json", "bad_json": tmp_path / "bad.json",
+             "huge": tmp_path / "huge.json",
              "bad_shape": tmp_path / "shape.json", "not_21": tmp_path / "not21.json",
              "small": ROOT / "docs" / "examples" / "deal-small.json"}
     files["bad_json"].write_text("{")
+    files["huge"].write_text('{"history": [' + " " * (1 << 20) + "]}")
     small = json.loads(files["small"].read_text())
     files["bad_shape"].write_text(json.dumps({**small, "hands": [small["hands"][0], [1]]}))
     files["not_21"].write_text(json.dumps({**small, "removed": 6}))

@@ -150,15 +150,20 @@ def read_position(game: Game, obj: Any) -> Any:
 # --- the command ---------------------------------------------------------------------------
 
 
-def _read_json(path: str) -> Any:
+def _read_json(path: str, limit: int = 1 << 20) -> Any:
+    """The JSON document in ``path``, at most ``limit`` bytes (a start or position file is
+    small; a suite of perft cases may be large); a UsageError naming the file otherwise."""
     from .commands import cannot_read
     from .validate import NotJSONError, decode
 
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(1 << 20)
+            raw = handle.read(limit + 1)
     except OSError as error:
         raise UsageError(cannot_read(path, error)) from None
+    if len(raw) > limit:
+        raise UsageError(f"{path}: larger than {limit:,} bytes; expected one JSON document "
+                         "of at most that size")
     try:
         return decode(raw)
     except NotJSONError as error:
@@ -429,7 +434,7 @@ def run_suite(args: argparse.Namespace) -> int:
             args.first_player is not None:
         raise UsageError("--suite takes its depths from the file: no --depth, --divide, --at "
                          "or --first-player")
-    doc = _read_json_large(args.suite)
+    doc = _read_json(args.suite, limit=1 << 26)
     if not isinstance(doc, dict) or not isinstance(doc.get("tests"), list):
         raise UsageError(f'{args.suite}: not a file of perft cases ({{"tests": [...]}}, as '
                          "tests/vectors/perft.json)")
@@ -456,18 +461,3 @@ def run_suite(args: argparse.Namespace) -> int:
     else:
         print(f"{len(results)} cases: {len(results) - failed} passed, {failed} failed")
     return EXIT_OK if failed == 0 else EXIT_FAILED
-
-
-def _read_json_large(path: str) -> Any:
-    from .commands import cannot_read
-    from .validate import NotJSONError, decode
-
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(1 << 26)
-    except OSError as error:
-        raise UsageError(cannot_read(path, error)) from None
-    try:
-        return decode(raw)
-    except NotJSONError as error:
-        raise UsageError(f"{path}: {error}") from None
