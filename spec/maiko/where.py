@@ -386,17 +386,25 @@ def _found(players: int, state: State) -> dict[str, Any]:
             "record": to_record(state)}
 
 
-def _gallery(tree: Node, players: int) -> dict[str, Any] | None:
-    """The first game of the catalogue's builders that end otherwise than by a full board (the
-    static end of ``static-reachable``, the MK-END-4 end of ``no-face-down-end``), replayed from
-    scratch, where ``tree`` holds."""
+@functools.cache
+def _gallery_states(players: int) -> tuple[State, ...]:
+    """The final states of the catalogue's builders that end otherwise than by a full board (the
+    static end of ``static-reachable``, the MK-END-4 end of ``no-face-down-end``), each replayed
+    from scratch from its record once per player count (states are immutable)."""
     from .reach import nfd_turn_start_game, static_game
 
+    states = []
     for build in (static_game, nfd_turn_start_game):
         try:
-            state = build(players).witness("gallery").replay()
+            states.append(build(players).witness("gallery").replay())
         except (ScriptError, GameError):
             continue
+    return tuple(states)
+
+
+def _gallery(tree: Node, players: int) -> dict[str, Any] | None:
+    """The first of :func:`_gallery_states` that ends and where ``tree`` holds."""
+    for state in _gallery_states(players):
         if state.result is not None and evaluate(tree, value_on(state)):
             return _found(players, state)
     return None
