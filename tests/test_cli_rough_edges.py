@@ -508,3 +508,28 @@ def test_every_command_of_the_cli_doc_runs(tmp_path):
                 assert (done.stdout + done.stderr).splitlines() == shown, line
                 examples += 1
     assert ran >= 10 and examples >= 4
+
+
+@pytest.mark.parametrize("pressed, code, message", [
+    (True, 130, "hanamikoji: interrupted\n"),
+    (False, 3, "internal error: AssertionError"),
+])
+def test_an_error_raised_while_handling_ctrl_c_is_the_interrupt(monkeypatch, capsys, pressed,
+                                                                 code, message):
+    """What Hypothesis did when Ctrl-C came while it set a test up: it failed an assertion of
+    its own while handling the KeyboardInterrupt. After a Ctrl-C that is "interrupted", exit 130,
+    never an internal error; the same assertion with no Ctrl-C is a bug, exit 3."""
+    from hanamikoji.engine.core import cli, interrupt
+
+    def handler(args):
+        try:
+            if pressed:
+                interrupt._on_sigint(signal.SIGINT, None)
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise AssertionError from None
+
+    monkeypatch.setattr(cli, "_load", lambda name: handler)
+    assert main(["simulate", "--games", "1"]) == code
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == "" and "Traceback" not in captured.err

@@ -386,12 +386,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     interrupt.install()
     try:
         code = _load(args.handler)(args)
-    except UsageError as error:
-        print(f"hanamikoji {name}: error: {error}", file=sys.stderr)
-        code = EXIT_USAGE
-    except _option_error() as error:  # an unknown game or an option the game does not take
-        print(f"hanamikoji {name}: error: {error}", file=sys.stderr)
-        code = EXIT_USAGE
     except KeyboardInterrupt:
         print("hanamikoji: interrupted", file=sys.stderr)
         code = 130
@@ -400,9 +394,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         code = EXIT_OK
     except Exception as error:  # the promise: never a traceback
-        print(f"hanamikoji {name}: internal error: {type(error).__name__}: {error} "
-              "(this is a bug; please report it)", file=sys.stderr)
-        code = EXIT_INTERNAL
+        if interrupt.pressed():
+            # Raised after a Ctrl-C (a library that broke while handling the interrupt): the
+            # answer is the interrupt's, never an error or a bug of its own.
+            print("hanamikoji: interrupted", file=sys.stderr)
+            code = 130
+        elif isinstance(error, (UsageError, _option_error())):
+            # a usage error, an unknown game or an option the game does not take
+            print(f"hanamikoji {name}: error: {error}", file=sys.stderr)
+            code = EXIT_USAGE
+        else:
+            print(f"hanamikoji {name}: internal error: {type(error).__name__}: {error} "
+                  "(this is a bug; please report it)", file=sys.stderr)
+            code = EXIT_INTERNAL
     try:
         sys.stdout.flush()
     except BrokenPipeError:

@@ -1212,6 +1212,7 @@ def run(args: argparse.Namespace) -> int:
     finally:  # Ctrl-C too: the bar is gone before the command says "interrupted"
         if bar is not None:
             bar.stop()
+    interrupt.check()  # a Ctrl-C swallowed on the way (by Hypothesis or a callback): no verdict
     if args.json:
         print(json.dumps(report.to_json()))
     else:

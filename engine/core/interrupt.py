@@ -5,7 +5,9 @@ that is inside a garbage-collector callback (Hypothesis registers one), the exce
 "unraisable": CPython prints "Exception ignored in ..." and carries on, and a long ``diff`` would
 run to its end as if the key had never been pressed. So the command's handler also records the
 interrupt, the loops that run for long call :func:`check` to raise it again, and an interrupt
-that was swallowed is not printed.
+that was swallowed is not printed. And where a library breaks while handling the
+KeyboardInterrupt (Hypothesis, interrupted while it sets a test up, fails an assertion of its
+own, chained to the interrupt), the command still says "interrupted" (:func:`pressed`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,13 @@ def install() -> None:
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
         sys.unraisablehook = _unraisable(sys.unraisablehook)
+
+
+def pressed() -> bool:
+    """Whether Ctrl-C was pressed since :func:`install`: an exception that follows it (a
+    library's cleanup breaking on the KeyboardInterrupt it was handling) is the interrupt's,
+    not a bug of its own."""
+    return _pending
 
 
 def check() -> None:
