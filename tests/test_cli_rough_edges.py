@@ -530,6 +530,9 @@ def test_an_error_raised_while_handling_ctrl_c_is_the_interrupt(monkeypatch, cap
             raise AssertionError from None
 
     monkeypatch.setattr(cli, "_load", lambda name: handler)
+    # the Ctrl-C is recorded in the module; restored after the test, so no later test of this
+    # process finds a Ctrl-C pending (interrupt.check() would raise it there)
+    monkeypatch.setattr(interrupt, "_pending", False)
     assert main(["simulate", "--games", "1"]) == code
     captured = capsys.readouterr()
     assert message in captured.err and captured.out == "" and "Traceback" not in captured.err
