@@ -68,6 +68,8 @@ NUM_FRIENDS = 9
 NUM_TILE_KINDS = FRIEND + 1
 TOTAL_TILES = NUM_COLOURS * NUM_ITEMS * COPIES + NUM_FRIENDS  # 81
 TOTAL_TOKENS = 16
+#: MK-SETUP-1: the player counts the game takes.
+PLAYER_COUNTS = (2, 3, 4)
 TWO_PLAYER_FRIENDS_REMOVED = 3
 ITEM_NAMES = {0: "kimono", 1: "comb", 2: "bonsai"}  # the three the book names (spec conventions)
 
@@ -127,7 +129,7 @@ class Config:
         >>> Config.make(2, ["pink", "green"])
         Config(players=2, colours=(Colour.PINK, Colour.GREEN), removed_colour=Colour.WHITE)
         """
-        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYER_COUNTS:
             raise OptionError(f"players must be from 2 to 4, not {players!r}", "MK-SETUP-1")
         if colours is None:
             chosen = tuple(Colour(c) for c in range(players))

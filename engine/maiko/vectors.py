@@ -61,13 +61,12 @@ from .actions import (
     Sabanto,
     Sweep,
 )
-from .components import ROWS, Colour, Config, parse_tile
+from .components import PLAYER_COUNTS, ROWS, Colour, Config, parse_tile
 from .game import DOWN, EMPTY, UP, Phase, Reason, State
 from .game_type import GAME
 
 __all__ = ["files", "arrange", "PLAYER_COUNTS"]
 
-PLAYER_COUNTS = (2, 3, 4)
 #: The seed of the seeded games (game i of it, as ``hanamikoji simulate --seed 1`` plays it).
 SEED = 1
 #: The most games of :data:`SEED` searched for an end that random play reaches rarely.

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 from hanamikoji.engine.core.registry import get
+from hanamikoji.engine.maiko.components import PLAYER_COUNTS
 from hanamikoji.properties.core.sample import SampleOutcome, run_check, run_generic_sample
 
 from . import invariants as inv
@@ -49,7 +50,7 @@ def run_sample(*, max_examples: int = 10, seed: int = 0,
     games = range(seed, seed + max(1, max_examples // 5))
     rules = tuple(sorted({rule for invariant in inv.STATE_INVARIANTS + inv.STEP_INVARIANTS
                           for rule in _rules(invariant)}))
-    for players in (2, 3, 4):
+    for players in PLAYER_COUNTS:
         outcomes.append(run_check(f"maiko-invariants-{players}-players", rules,
                                   lambda players=players: _games(players, games)))
     return outcomes

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections import Counter
 
 from hanamikoji.engine.maiko import Config
-from hanamikoji.engine.maiko.components import FRIEND, NUM_ITEMS
+from hanamikoji.engine.maiko.components import FRIEND, NUM_ITEMS, PLAYER_COUNTS
 
-PLAYER_COUNTS = (2, 3, 4)
 
 
 def _items(players: int, keep) -> list[int]:

@@ -39,7 +39,7 @@ import z3
 
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.maiko import Config, Phase
-from hanamikoji.engine.maiko.components import FRIEND, NUM_COLOURS, NUM_ITEMS
+from hanamikoji.engine.maiko.components import FRIEND, NUM_COLOURS, NUM_ITEMS, PLAYER_COUNTS
 from hanamikoji.spec.core.queries import Counterexample, Finding, ModelInconsistency, Proof
 from hanamikoji.spec.core.solver import (
     Constraint,
@@ -54,7 +54,6 @@ from .model import Ending, decide, optimum
 from .script import Script, ScriptError
 from .witness import Witness
 
-PLAYER_COUNTS = (2, 3, 4)
 
 
 def _copies(config: Config) -> list[list[int]]:

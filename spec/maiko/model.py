@@ -98,6 +98,7 @@ from hanamikoji.engine.maiko.components import (
     NUM_COLOURS,
     NUM_FRIENDS,
     NUM_ITEMS,
+    PLAYER_COUNTS,
     TOTAL_TOKENS,
     TWO_PLAYER_FRIENDS_REMOVED,
     tile_name,
@@ -118,7 +119,6 @@ __all__ = [
     "satisfiable",
 ]
 
-PLAYER_COUNTS = (2, 3, 4)
 #: The ways a game ends (the engine's result reasons), MK-END-5.
 REASONS = ("full-board", "static", "no-face-down-tile")
 COLOURS = range(NUM_COLOURS)

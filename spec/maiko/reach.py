@@ -98,6 +98,7 @@ from hanamikoji.engine.maiko import (
     legal_actions,
     tile_name,
 )
+from hanamikoji.engine.maiko.components import PLAYER_COUNTS, TOTAL_TOKENS
 from hanamikoji.engine.maiko.game import COLUMNS, DOWN, Reason, filled
 from hanamikoji.spec.core.queries import Counterexample, Finding, ModelInconsistency, Proof
 from hanamikoji.spec.core.solver import (
@@ -122,9 +123,6 @@ __all__ = [
 
 #: The ways a game ends (the engine's result reasons).
 REASONS = ("full-board", "static", "no-face-down-tile")
-PLAYER_COUNTS = (2, 3, 4)
-#: MK-COMP-2: the kamon tokens of the game.
-TOKENS = 16
 
 #: One line per query for the catalogue (kept with the catalogue, which imports no z3).
 from .queries import REACH_METHODS as METHODS  # noqa: E402
@@ -340,7 +338,7 @@ class Counting:
         # in hands; hands shrink only by visits, so at least 16 - (tokens in hands at the end)
         # visits follow.
         self._add("MK-TOKEN-2", "lost gains",
-                  z3.Implies(z3.Sum(lost) >= 1, z3.Sum(visits) >= TOKENS - z3.Sum(hand)))
+                  z3.Implies(z3.Sum(lost) >= 1, z3.Sum(visits) >= TOTAL_TOKENS - z3.Sum(hand)))
         # Fills: a placement puts the tiles of one item on one item space (a pair MK-FLIP-3,
         # Danna MK-TUTOR-DANNA-2, Oka-san MK-TUTOR-OKASAN-1), so it fills at most one empty
         # item space (MK-COMP-4); the row discard and Sabanto only take tiles away.

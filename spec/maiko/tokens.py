@@ -71,7 +71,7 @@ from hanamikoji.engine.maiko import (
     apply,
     new_game,
 )
-from hanamikoji.engine.maiko.components import NUM_ITEMS, TOTAL_TOKENS
+from hanamikoji.engine.maiko.components import NUM_ITEMS, PLAYER_COUNTS, TOTAL_TOKENS
 from hanamikoji.engine.maiko.game import COLUMNS, ROWS, filled
 from hanamikoji.spec.core.queries import (
     Counterexample,
@@ -93,7 +93,6 @@ from .reach import Builder
 from .script import Script
 from .witness import FACTS, Witness, _face_up_friends
 
-PLAYER_COUNTS = (2, 3, 4)
 EVENTS = {"card": "a gain whose token comes from a tutor card",
           "lost": "a gain that gives nothing, every token being in players' hands"}
 

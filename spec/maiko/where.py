@@ -50,6 +50,7 @@ from hanamikoji.engine.maiko.components import (
     COPIES,
     NUM_COLOURS,
     NUM_ITEMS,
+    PLAYER_COUNTS,
     TOTAL_TOKENS,
     tile_name,
 )
@@ -63,7 +64,6 @@ from .script import Script, ScriptError
 
 __all__ = ["TERMS", "WhereAnswer", "ask", "terms", "plan_problem", "play"]
 
-PLAYER_COUNTS = (2, 3, 4)
 #: The answer object: the core's, the player counts asked named "players" in its JSON.
 _answer = functools.partial(WhereAnswer, setting_key="players")
 #: How many models of the family are tried before the answer is "unknown".
