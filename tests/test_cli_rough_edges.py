@@ -394,7 +394,10 @@ def test_diff_tells_its_progress_as_each_game_ends_then_while_shrinking(monkeypa
 def test_ctrl_c_during_diff_is_interrupted_with_no_verdict():
     argv = ["diff", "--games", "100000", *REFERENCE_ADAPTER]
     code, out, terminal = _on_a_terminal(argv, interrupt_on=b"decisions")
-    assert code == 130, (out, terminal)
+    # 130, or the process ended by the SIGINT itself after saying "interrupted": CPython does
+    # that at exit when a KeyboardInterrupt passed through some of its own machinery (seen once
+    # under load, with Hypothesis interrupted mid-setup); a shell reports both as $? = 130
+    assert code in (130, -signal.SIGINT), (out, terminal)
     assert "hanamikoji: interrupted" in terminal and "Traceback" not in terminal
     assert out == ""  # no verdict, neither agreement nor divergence
 
