@@ -1,5 +1,5 @@
 """``python -m hanamikoji.engine``: the ``hanamikoji`` command."""
 
-from hanamikoji.engine.core.cli import run
+from hanamikoji.cli.main import run
 
 run()

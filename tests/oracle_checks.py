@@ -5,7 +5,7 @@ record schema with the record validator.
 The corpus was written by ``hanamikoji vectors`` from the core's ``expected_*`` functions; these
 helpers check it by other roads: the record cases through the ``validate --json`` command as a
 user runs it, the perft counts by a plain recursive walk written here (not
-engine/core/perft.py), the citations against the spec's bullets. The near-miss strategy makes
+oracle/core/perft.py), the citations against the spec's bullets. The near-miss strategy makes
 records of engine games with a few changes each, for the schema/validator agreement property.
 
 Nothing here names a game: a test passes its game (``registry.get(NAME)``), its corpus folder
@@ -21,9 +21,9 @@ from typing import Any, Callable, Iterator
 
 from hypothesis import strategies as st
 
-from hanamikoji.engine.core.cli import main
+from hanamikoji.cli.main import main
 from hanamikoji.engine.core.game import Game
-from hanamikoji.engine.core.vectors import FILES
+from hanamikoji.oracle.core.vectors import FILES
 from hanamikoji.spec.core.coverage import rule_ids_in
 
 __all__ = ["FILES", "load", "cases", "cited", "spec_rules", "record_line", "validate_json",

@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from hanamikoji.engine.core import bench as B
-from hanamikoji.engine.core.cli import build_parser, main
+from hanamikoji.cli import bench as B
+from hanamikoji.cli.main import build_parser, main
 
 DOC = (pathlib.Path(__file__).parent.parent / "docs" / "performance.md").read_text()
 

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.commands import atomic_output
+from hanamikoji.cli.main import main
+from hanamikoji.cli.commands import atomic_output
 from hanamikoji.engine.hanamikoji.record import read_record
 from hanamikoji.properties.core.cite import checks
 
@@ -95,7 +95,7 @@ def test_output_is_not_half_written_on_failure(tmp_path):
 
 
 def test_engine_commands_do_not_import_z3():
-    code = ("import sys; from hanamikoji.engine.core.cli import main; "
+    code = ("import sys; from hanamikoji.cli.main import main; "
             "main(['simulate', '--games', '3']); main(['play', '--seed', '1']); "
             "print('z3' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

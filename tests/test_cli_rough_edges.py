@@ -22,10 +22,10 @@ from importlib import metadata
 
 import pytest
 
-from hanamikoji.engine.core import validate as V
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.simulate import chunks, play_game
-from hanamikoji.engine.core.validate import Status, verdicts
+from hanamikoji.oracle.core import validate as V
+from hanamikoji.cli.main import main
+from hanamikoji.cli.simulate import chunks, play_game
+from hanamikoji.oracle.core.validate import Status, verdicts
 
 TESTS = pathlib.Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -187,7 +187,7 @@ def _peak_kib(pid: int) -> int:
 
 def test_the_tally_of_an_interrupted_run_is_of_the_games_finished(monkeypatch, capsys):
     """A Ctrl-C after game 30: the summary counts exactly the 30 games, exit 130."""
-    import hanamikoji.engine.core.commands as C
+    import hanamikoji.cli.commands as C
 
     played = []
 
@@ -342,7 +342,7 @@ def test_simulate_shows_rate_and_elapsed_on_a_terminal_only(tmp_path):
     assert strip.sub("", plain.stdout) == strip.sub("", out)
 
 
-REFERENCE_ADAPTER = ["--", sys.executable, "-m", "hanamikoji.engine.core.adapter"]
+REFERENCE_ADAPTER = ["--", sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 
 
 def test_diff_shows_games_decisions_and_elapsed_on_a_terminal_only():
@@ -371,7 +371,7 @@ def test_diff_json_on_a_terminal_is_json_only_and_the_leak_check_shows_pairs():
 def test_diff_tells_its_progress_as_each_game_ends_then_while_shrinking(monkeypatch):
     """What the bar shows: games done of the total, decisions sent so far, and once a divergence
     is found, the shrinking games with their bound (tried so far + --shrink)."""
-    from hanamikoji.engine.core.diff import compare_engines
+    from hanamikoji.oracle.core.diff import compare_engines
 
     monkeypatch.setenv("PYTHONPATH", str(TESTS))
     told = []
@@ -408,7 +408,7 @@ def test_a_ctrl_c_swallowed_by_a_garbage_collector_callback_is_raised_at_the_nex
     interrupt is kept and raised again by the long loops' check, and it is not printed."""
     import gc
 
-    from hanamikoji.engine.core import interrupt
+    from hanamikoji.cli import interrupt
 
     monkeypatch.setattr(interrupt, "_pending", False)
     printed = []
@@ -522,7 +522,8 @@ def test_an_error_raised_while_handling_ctrl_c_is_the_interrupt(monkeypatch, cap
     """What Hypothesis did when Ctrl-C came while it set a test up: it failed an assertion of
     its own while handling the KeyboardInterrupt. After a Ctrl-C that is "interrupted", exit 130,
     never an internal error; the same assertion with no Ctrl-C is a bug, exit 3."""
-    from hanamikoji.engine.core import cli, interrupt
+    from hanamikoji.cli import main as cli
+    from hanamikoji.cli import interrupt
 
     def handler(args):
         try:

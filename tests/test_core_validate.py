@@ -16,12 +16,12 @@ import attrs
 import pytest
 
 from hanamikoji.engine.core import registry
-from hanamikoji.engine.core import validate as V
-from hanamikoji.engine.core.cli import main
+from hanamikoji.oracle.core import validate as V
+from hanamikoji.cli.main import main
 from hanamikoji.engine.core.errors import IllegalActionError, InvalidActionError
 from hanamikoji.engine.core.game import (TERMINAL, Game, IllegalRecordError,
                                          MalformedRecordError, Outcome)
-from hanamikoji.engine.core.validate import Status, judge, judge_bytes, verdicts
+from hanamikoji.oracle.core.validate import Status, judge, judge_bytes, verdicts
 from hanamikoji.engine.hanamikoji import STANDARD
 from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.hanamikoji.seeded import play_game

@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 
-from hanamikoji.engine.core.cli import main
+from hanamikoji.cli.main import main
 from hanamikoji.spec.core.coverage import RULE_ID, citations_in, rule_ids_in, scan, spec_rule_ids
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,7 +199,7 @@ def test_rule_id_tokens_and_titles():
 
 
 def test_the_command_does_not_import_z3():
-    code = ("import sys; from hanamikoji.engine.core.cli import main; "
+    code = ("import sys; from hanamikoji.cli.main import main; "
             "code = main(['spec', 'coverage', '--json']); "
             "print(code, 'z3' in sys.modules, file=sys.stderr)")
     child = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

@@ -13,9 +13,9 @@ import sys
 import pytest
 
 import hanamikoji.engine.hanamikoji as reference
-from hanamikoji.engine.core.adapter import ProtocolAdapter, load
+from hanamikoji.oracle.core.adapter import ProtocolAdapter, load
 from hanamikoji.engine.core.errors import IllegalActionError
-from hanamikoji.engine.hanamikoji.adapter import EngineAdapter
+from hanamikoji.oracle.hanamikoji.adapter import EngineAdapter
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLE = [sys.executable, str(ROOT / "docs" / "examples" / "adapter.py")]

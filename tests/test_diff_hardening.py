@@ -16,7 +16,7 @@ import uuid
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-c", "from hanamikoji.engine.core.cli import run; run()"]
+CLI = [sys.executable, "-c", "from hanamikoji.cli.main import run; run()"]
 
 
 def hanamikoji(*argv: str, cwd: pathlib.Path, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -80,7 +80,7 @@ def test_a_flood_on_stderr_does_not_grow_the_harness(tmp_path):
         for _ in range(300):  # 300 MB, no newline
             os.write(2, chunk)
         os.write(2, b"\\nthe last line of the flood\\n")
-        os.execvp(sys.executable, [sys.executable, "-m", "hanamikoji.engine.core.adapter"])
+        os.execvp(sys.executable, [sys.executable, "-m", "hanamikoji.oracle.core.adapter"])
     """)
     measure = textwrap.dedent(f"""
         import resource, subprocess, sys
@@ -132,7 +132,7 @@ def test_an_adapter_that_cannot_start_is_exit_2(tmp_path, command, says):
 def test_a_crash_later_in_the_run_stays_a_divergence(tmp_path, game):
     crash = script(tmp_path, "crash.py", """
         import sys
-        from hanamikoji.engine.core.adapter import Adapter
+        from hanamikoji.oracle.core.adapter import Adapter
         adapter = Adapter()
         for i, line in enumerate(sys.stdin):
             if i == 40:
@@ -150,8 +150,8 @@ def test_a_crash_later_in_the_run_stays_a_divergence(tmp_path, game):
 
 PARTIAL = """
 import json, sys
-from hanamikoji.engine.core.adapter import Adapter
-from hanamikoji.engine.core.protocol import dumps
+from hanamikoji.oracle.core.adapter import Adapter
+from hanamikoji.oracle.core.protocol import dumps
 
 mode = sys.argv[1]
 adapter = Adapter()
@@ -214,6 +214,6 @@ def test_unknown_declared_view_keys_are_a_divergence_naming_them(tmp_path):
 
 def test_whole_views_report_no_view_keys(tmp_path):
     done = hanamikoji("diff", "--games", "2", "--json", "--", sys.executable, "-m",
-                      "hanamikoji.engine.core.adapter", cwd=tmp_path)
+                      "hanamikoji.oracle.core.adapter", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "view_keys" not in json.loads(done.stdout)

@@ -14,8 +14,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-CLI = [sys.executable, "-c", "from hanamikoji.engine.core.cli import run; run()"]
-REFERENCE = [sys.executable, "-m", "hanamikoji.engine.core.adapter"]
+CLI = [sys.executable, "-c", "from hanamikoji.cli.main import run; run()"]
+REFERENCE = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 EXAMPLE = [sys.executable, str(ROOT / "docs" / "examples" / "adapter.py")]
 
 
@@ -76,7 +76,7 @@ def test_an_engine_whose_view_ignores_the_hidden_state_passes_even_in_its_own_sh
     own = tmp_path / "own.py"
     own.write_text(
         "import json, sys\n"
-        "from hanamikoji.engine.core.adapter import Adapter\n"
+        "from hanamikoji.oracle.core.adapter import Adapter\n"
         "adapter = Adapter()\n"
         "for line in sys.stdin:\n"
         "    answer = adapter.answer(line)\n"

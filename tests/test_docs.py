@@ -48,7 +48,7 @@ def test_cli_doc_error_example_is_what_the_command_prints():
 def test_performance_doc_leaf_counts_are_perft_counts():
     """The leaf counts quoted in docs/performance.md are what perft computes (timings are
     measurements and are not checked)."""
-    from hanamikoji.engine.hanamikoji.perft import perft, round_start, seeded_deal
+    from hanamikoji.oracle.hanamikoji.perft import perft, round_start, seeded_deal
 
     doc = (DOCS / "performance.md").read_text()
     rows = re.findall(r"^\| (\d+) \| ([\d,]+) \| [\d.]+ ms \|", doc, re.M)

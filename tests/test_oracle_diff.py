@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.engine.hanamikoji import Rules, apply, new_game
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.diff import compare_engines
+from hanamikoji.cli.main import main
+from hanamikoji.oracle.core.diff import compare_engines
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
-from hanamikoji.engine.hanamikoji.adapter import EngineAdapter
-from hanamikoji.engine.hanamikoji.protocol import parse_deal, parse_decision
+from hanamikoji.oracle.hanamikoji.adapter import EngineAdapter
+from hanamikoji.engine.hanamikoji.codec import parse_deal, parse_decision
 from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -39,7 +39,7 @@ def adapter(engine: str | None = None) -> list[str]:
 def test_the_example_adapter_is_the_packages():
     """docs/examples/adapter.py copies nothing: it runs the package's adapter, which the tests
     below exercise in this process."""
-    from hanamikoji.engine.hanamikoji import adapter as package
+    from hanamikoji.oracle.hanamikoji import adapter as package
 
     spec = importlib.util.spec_from_file_location("oracle_adapter", ADAPTER)
     module = importlib.util.module_from_spec(spec)
@@ -142,7 +142,7 @@ def test_a_crashing_engine_is_reported_with_its_stderr(tmp_path):
                   "    sys.stderr.write('boom: engine failed\\n'); sys.stderr.flush(); sys.exit(3)\n")
     # It exits before answering its very first request: it cannot start (exit 2), not a
     # divergence (issue 13); the message still has its exit code and stderr.
-    from hanamikoji.engine.core.diff import CannotStart
+    from hanamikoji.oracle.core.diff import CannotStart
 
     with pytest.raises(CannotStart) as error:
         compare_engines(argv, games=5, shrink=0)
@@ -210,7 +210,7 @@ def test_any_view_an_adapter_answers_is_judged_never_a_crash():
     divergence at that step, never an internal error of the harness."""
     import random
 
-    from hanamikoji.engine.core.diff import DiffGame, DivergenceFound
+    from hanamikoji.oracle.core.diff import DiffGame, DivergenceFound
     from hanamikoji.engine.core.registry import get
 
     game = get("hanamikoji")
@@ -230,7 +230,7 @@ def test_any_view_an_adapter_answers_is_judged_never_a_crash():
 
 # --- the protocol for any game: new_game's fields, op chance, protocol 1 still spoken ---------
 
-CORE_ADAPTER = [sys.executable, "-m", "hanamikoji.engine.core.adapter"]
+CORE_ADAPTER = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 
 TEE = """\
 import subprocess, sys
@@ -337,7 +337,7 @@ def test_configurations_draw_every_choice_unless_fixed(testgame):
     --option fixes it; a small players range is drawn the same way (TG-SETUP-1)."""
     import argparse
 
-    from hanamikoji.engine.core.diff import configurations
+    from hanamikoji.oracle.core.diff import configurations
     from hanamikoji.engine.core.registry import get
 
     hanamikoji = get("hanamikoji")
@@ -361,7 +361,7 @@ def test_configurations_draw_every_choice_unless_fixed(testgame):
 
 
 def test_the_reference_adapter_answers_both_forms_of_new_game(testgame):
-    from hanamikoji.engine.core.adapter import Adapter
+    from hanamikoji.oracle.core.adapter import Adapter
 
     adapter = Adapter()
     old = adapter.answer('{"op": "new_game", "variant": "italian-three-rounds", "first_player": 1}')
@@ -390,7 +390,7 @@ def test_the_reference_adapter_answers_both_forms_of_new_game(testgame):
 
 MANGLER = """\
 import json, sys
-from hanamikoji.engine.core.adapter import Adapter
+from hanamikoji.oracle.core.adapter import Adapter
 
 OP, VALUE = sys.argv[1], json.loads(sys.argv[2])
 adapter = Adapter()
@@ -445,7 +445,7 @@ def test_a_view_nested_as_deep_as_the_reader_allows_is_a_divergence(tmp_path, ca
     script = tmp_path / "deep.py"
     script.write_text(
         "import json, sys\n"
-        "from hanamikoji.engine.core.adapter import Adapter\n"
+        "from hanamikoji.oracle.core.adapter import Adapter\n"
         "adapter = Adapter()\n"
         "for line in sys.stdin:\n"
         "    text = json.dumps(adapter.answer(line))\n"
@@ -471,7 +471,7 @@ def test_garbage_views_of_another_game_are_divergences(testgame, tmp_path, capsy
 
 SEEDED = """\
 import json, random, sys
-from hanamikoji.engine.core.adapter import Adapter
+from hanamikoji.oracle.core.adapter import Adapter
 
 adapter = Adapter()
 for line in sys.stdin:
@@ -534,8 +534,8 @@ def test_any_answer_is_judged_in_process(data):
     comparison passes or reports a divergence, and nothing else."""
     import random
 
-    from hanamikoji.engine.core.adapter import Adapter
-    from hanamikoji.engine.core.diff import DiffGame, DivergenceFound, Report, render
+    from hanamikoji.oracle.core.adapter import Adapter
+    from hanamikoji.oracle.core.diff import DiffGame, DivergenceFound, Report, render
     from hanamikoji.engine.core.registry import get
 
     game = get("hanamikoji")

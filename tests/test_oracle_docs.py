@@ -14,15 +14,17 @@ import re
 
 import pytest
 
-from hanamikoji.engine.hanamikoji.vectors import SMALL_DEAL
+from hanamikoji.oracle.hanamikoji.vectors import SMALL_DEAL
 
 ROOT = pathlib.Path(__file__).parent.parent
 DOC = (ROOT / "docs" / "oracle.md").read_text()
 
 
-@pytest.mark.parametrize("name", ["protocol", "validate", "perft", "adapter"])
+@pytest.mark.parametrize("name", ["hanamikoji.engine.hanamikoji.codec", "hanamikoji.oracle.core.validate",
+                                  "hanamikoji.oracle.hanamikoji.perft",
+                                  "hanamikoji.oracle.hanamikoji.adapter"])
 def test_docstring_examples(name):
-    module = importlib.import_module(f"hanamikoji.engine.core.{name}" if name == "validate" else f"hanamikoji.engine.hanamikoji.{name}")
+    module = importlib.import_module(name)
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried and failures == 0
 
@@ -99,7 +101,7 @@ def test_the_oracle_commands_never_import_z3(tmp_path):
     game = tmp_path / "game.json"
     script = f"""
 import sys
-from hanamikoji.engine.core.cli import main
+from hanamikoji.cli.main import main
 main(["play", "--seed", "1", "--record", {str(game)!r}])
 for argv in (["validate", {str(game)!r}], ["schema"], ["perft", "--seed", "0", "--depth", "2"],
              ["vectors", "--out", {str(tmp_path / "v")!r}],

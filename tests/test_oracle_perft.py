@@ -1,5 +1,5 @@
 """``hanamikoji perft``: the fast count agrees with plain walks of legal_actions/apply, and the
-generic tool (engine/core/perft.py) counts through the game's interface.
+generic tool (oracle/core/perft.py) counts through the game's interface.
 
 TURN-1, TURN-3, TURN-4: a round is 12 decisions deep (8 actions, 4 answers). COMP-2: the
 counting convention is legal_actions' (each distinct decision once).
@@ -22,12 +22,12 @@ from hanamikoji.engine.hanamikoji import (
     apply,
     legal_actions,
 )
-from hanamikoji.engine.core import perft as core_perft
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.oracle.core import perft as core_perft
+from hanamikoji.cli.main import main
+from hanamikoji.cli.simulate import play_game
 from hanamikoji.engine.hanamikoji.game_type import GAME
-from hanamikoji.engine.hanamikoji.perft import divide, perft, round_start, seeded_deal
-from hanamikoji.engine.hanamikoji.protocol import parse_deal
+from hanamikoji.oracle.hanamikoji.perft import divide, perft, round_start, seeded_deal
+from hanamikoji.engine.hanamikoji.codec import parse_deal
 from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -212,7 +212,7 @@ def test_docs_table_is_the_vectors_table():
             assert int(cell.strip().replace(",", "")) == case["expected"]["depths"][depth]
 
 
-# --- the generic tool: engine/core/perft.py ---------------------------------------------------
+# --- the generic tool: oracle/core/perft.py ---------------------------------------------------
 
 
 @checks("TURN-1", "TURN-3", "TURN-4")

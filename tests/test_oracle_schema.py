@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
-from hanamikoji.engine.core.cli import main
+from hanamikoji.cli.main import main
 from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.engine.core import registry
-from hanamikoji.engine.core.validate import Status, judge_bytes
+from hanamikoji.oracle.core.validate import Status, judge_bytes
 
 SCHEMA = registry.get("hanamikoji").record_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)

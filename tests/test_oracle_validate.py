@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD
-from hanamikoji.engine.core.cli import main
+from hanamikoji.cli.main import main
 from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.hanamikoji.seeded import play_game
-from hanamikoji.engine.core import validate as V
-from hanamikoji.engine.core.validate import Status, judge, judge_bytes, verdicts
+from hanamikoji.oracle.core import validate as V
+from hanamikoji.oracle.core.validate import Status, judge, judge_bytes, verdicts
 from hanamikoji.properties.core.cite import checks
 
 
@@ -114,7 +114,7 @@ def test_declared_result_differs_from_the_computed_one():
 @checks("VAR-IT-1", "UPDATE-4")
 def test_refinements_cite_the_specific_rule():
     """VAR-IT-1 for a round after the Italian limit; UPDATE-4 for the wrong starter of a round."""
-    from hanamikoji.engine.hanamikoji.vectors import built_game
+    from hanamikoji.oracle.hanamikoji.vectors import built_game
 
     italian = to_record(built_game(ITALIAN_THREE_ROUNDS, 0, ("1=====0", "=======", "=======")))
     italian["rounds"].append(copy.deepcopy(italian["rounds"][0]))

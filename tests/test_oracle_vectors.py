@@ -1,5 +1,5 @@
 """tests/vectors/: the committed conformance corpus is what the engine says, case by case, and
-``hanamikoji vectors`` regenerates it byte for byte; the generic writer (engine/core/vectors.py)
+``hanamikoji vectors`` regenerates it byte for byte; the generic writer (oracle/core/vectors.py)
 builds a corpus for a game without hand-made cases, through the game's interface alone."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from hanamikoji.engine.hanamikoji import apply, legal_actions, observe
 from hanamikoji.engine.core import registry
-from hanamikoji.engine.core import vectors as core_vectors
-from hanamikoji.engine.core.cli import main
+from hanamikoji.oracle.core import vectors as core_vectors
+from hanamikoji.cli.main import main
 from hanamikoji.engine.core.errors import IllegalActionError, InvalidActionError
 from hanamikoji.engine.core.game import (
     CHANCE,
@@ -27,8 +27,8 @@ from hanamikoji.engine.core.game import (
     Outcome,
 )
 from hanamikoji.engine.hanamikoji.game_type import GAME
-from hanamikoji.engine.hanamikoji.protocol import parse_decision, view_json
-from hanamikoji.engine.hanamikoji.vectors import CORPUS, EXPECTED, FILES, RULE_ID, position
+from hanamikoji.engine.hanamikoji.codec import parse_decision, view_json
+from hanamikoji.oracle.hanamikoji.vectors import CORPUS, EXPECTED, FILES, RULE_ID, position
 from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).parent.parent

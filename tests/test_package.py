@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import hanamikoji
-from hanamikoji.engine.core.cli import toolkit_version
+from hanamikoji.cli.main import toolkit_version
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ def test_the_wheel_ships_the_library_and_no_tests(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     modules = [n for n in names if n.endswith(".py")]
     assert "hanamikoji/__init__.py" in names
-    assert "hanamikoji/engine/core/adapter.py" in names  # python -m hanamikoji.engine.core.adapter
+    assert "hanamikoji/oracle/core/adapter.py" in names  # python -m hanamikoji.oracle.core.adapter
     assert "hanamikoji/spec/maiko/rules.md" in names and "hanamikoji/spec/hanamikoji/rules.md" in names
     assert "hanamikoji/properties/core/cite.py" in names
     # the framework bridges ship with the library; only their frameworks are optional extras

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-c", "from hanamikoji.engine.core.cli import run; run()"]
+CLI = [sys.executable, "-c", "from hanamikoji.cli.main import run; run()"]
 SUITES = {"hanamikoji": ROOT / "tests" / "vectors" / "perft.json",
           "maiko": ROOT / "tests" / "vectors" / "maiko" / "perft.json"}
 

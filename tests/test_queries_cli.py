@@ -10,16 +10,16 @@ import sys
 import attrs
 import pytest
 
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.validate import Status as Verdict
-from hanamikoji.engine.core.validate import judge_bytes
+from hanamikoji.cli.main import main
+from hanamikoji.oracle.core.validate import Status as Verdict
+from hanamikoji.oracle.core.validate import judge_bytes
 from hanamikoji.spec.core import verify as verify_module
 from hanamikoji.spec.hanamikoji.queries import CATALOGUE
 from hanamikoji.spec.core.verify import PropertyRun, Report, run_verify
 
 
 def test_query_list_needs_no_z3():
-    code = ("import sys; from hanamikoji.engine.core.cli import main; "
+    code = ("import sys; from hanamikoji.cli.main import main; "
             "rc = main(['query', '--list']); assert 'z3' not in sys.modules; sys.exit(rc)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import json
 
-from hanamikoji.engine.core.validate import Status as Verdict
-from hanamikoji.engine.core.validate import judge_bytes
+from hanamikoji.oracle.core.validate import Status as Verdict
+from hanamikoji.oracle.core.validate import judge_bytes
 from hanamikoji.engine.hanamikoji import charm, geisha_count
 from hanamikoji.properties.core.cite import checks
 from hanamikoji.spec.core.verify import evidence_text
@@ -265,7 +265,7 @@ def test_tiebreak_counterexamples_are_rows_where_the_readings_differ_in_python()
 def test_a_failing_claim_is_an_answer_on_the_counterexample_side(monkeypatch, capsys):
     """Through the catalogue: a query whose claim fails is answered (not an error), its JSON
     says side "counterexample" with the decoded values, and so do the text and the report."""
-    from hanamikoji.engine.core.cli import main
+    from hanamikoji.cli.main import main
 
     monkeypatch.setattr(findings, "win_every_geisha",
                         functools.partial(findings.win_every_geisha, without=("SCORE-3",)))

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from hanamikoji.engine.core.cli import main
+from hanamikoji.cli.main import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

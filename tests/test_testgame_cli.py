@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.cli.simulate import play_game
 
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:  # the test game is the package testgame of tests/

@@ -18,7 +18,7 @@ if str(TESTS) not in sys.path:  # the test game is the package testgame of tests
 
 from testgame.fixtures import subprocess_env, testgame  # noqa: E402,F401
 
-ADAPTER = [sys.executable, "-m", "hanamikoji.engine.core.adapter"]
+ADAPTER = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 
 
 def diff(*args: str, target: str | None = None) -> subprocess.CompletedProcess:
@@ -42,7 +42,7 @@ def test_the_reference_test_game_agrees_with_itself_through_the_adapter(testgame
 def test_a_leaking_test_game_is_caught_through_the_adapter(testgame, tmp_path):
     """TG-INFO-1: the adapter serves the leaking version under the test game's name; diff sees
     the view of a player hold another player's card."""
-    from hanamikoji.engine.core.diff import compare_engines
+    from hanamikoji.oracle.core.diff import compare_engines
     from testgame.game import GAME
 
     env_target = "testgame=testgame.broken:LEAKY_VIEW"

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hanamikoji.engine.core import perft as P
-from hanamikoji.engine.core.simulate import play_game
+from hanamikoji.oracle.core import perft as P
+from hanamikoji.cli.simulate import play_game
 from hanamikoji.properties.core.cite import checks
 
 TESTS = Path(__file__).resolve().parent

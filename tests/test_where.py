@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from hanamikoji.engine.core.validate import Status as Verdict
-from hanamikoji.engine.core.validate import judge_bytes
+from hanamikoji.oracle.core.validate import Status as Verdict
+from hanamikoji.oracle.core.validate import judge_bytes
 from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD, charm, geisha_count
 from hanamikoji.spec import ask
 from hanamikoji.spec.core.expr import ExprError, evaluate, parse
@@ -157,7 +157,7 @@ def test_the_documented_examples_answer_as_the_table_says():
     import shlex
     from pathlib import Path
 
-    from hanamikoji.engine.core.cli import main
+    from hanamikoji.cli.main import main
 
     doc = (Path(__file__).parents[1] / "docs" / "queries.md").read_text()
     section = doc.split("## Your own questions", 1)[1].split("\n## ", 1)[0]
@@ -176,7 +176,7 @@ def test_the_documented_examples_answer_as_the_table_says():
 
 
 def test_the_command_line(capsys):
-    from hanamikoji.engine.core.cli import main
+    from hanamikoji.cli.main import main
 
     assert main(["query", "--where", "geisha(0) = 7"]) == 2
     err = capsys.readouterr().err

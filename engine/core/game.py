@@ -431,11 +431,11 @@ class Game(abc.ABC):
         """The configurations ``hanamikoji diff`` draws its games from: the options fixed on
         its command line (``args``; None: none), every other option with choices or a small
         range drawn per game (:func:`.diff.configurations`)."""
-        from .diff import configurations
+        from hanamikoji.oracle.core.diff import configurations
 
         if args is None:
             return configurations(self, {})
-        from .options import option_values
+        from hanamikoji.cli.options import option_values
 
         import argparse
 
@@ -453,14 +453,14 @@ class Game(abc.ABC):
     def diff_new_game(self, config: Any, first_player: int) -> dict[str, Any]:
         """The ``new_game`` request an adapter that declared no protocol gets (the general
         one: the game, its player count, options and first player)."""
-        from .protocol import new_game_request
+        from hanamikoji.oracle.core.protocol import new_game_request
 
         return new_game_request(self, config, first_player)
 
     def diff_chance_request(self, outcome: Any) -> dict[str, Any]:
         """The request that tells an adapter that declared no protocol a chance outcome (the
         general one: ``{"op": "chance", "outcome": ...}``)."""
-        from .protocol import chance_request
+        from hanamikoji.oracle.core.protocol import chance_request
 
         return chance_request(self, outcome)
 
@@ -473,13 +473,13 @@ class Game(abc.ABC):
                           configs: Sequence[Any] = ()) -> Any:
         """A check before any game, a Divergence or None: by default the optional
         ``random_chance`` request under the first of ``configs`` (:func:`.diff.check_seeded`)."""
-        from .diff import check_seeded
+        from hanamikoji.oracle.core.diff import check_seeded
 
         return check_seeded(self, configs[0] if configs else self.configure(), argv, timeout)
 
     def diff_play(self, data: Any, engine: Any, configs: Sequence[Any]) -> None:
         """One game of ``hanamikoji diff``, drawn by Hypothesis from ``data``."""
-        from .diff import play
+        from hanamikoji.oracle.core.diff import play
 
         play(data, engine, self, configs)
 

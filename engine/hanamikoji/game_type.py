@@ -22,7 +22,7 @@ from ..core.game import Game, Option, Outcome
 from . import cards as C
 from . import game as G
 from .display import render_game
-from .protocol import deal_json, decision_json, decision_text, parse_decision, result_json, view_json
+from .codec import deal_json, decision_json, decision_text, parse_decision, result_json, view_json
 from .record import FORMAT, read_record, to_record
 from .resample import resample
 from .rules import PRESETS, STANDARD, Rules
@@ -179,14 +179,14 @@ class Hanamikoji(Game):
         The next deal is a chance node, a leaf, so nothing lies beyond 12 decisions."""
         if state.phase not in (G.Phase.ACTION, G.Phase.RESPONSE) or depth < 0:
             return None
-        from .perft import ROUND_DEPTH, perft
+        from hanamikoji.oracle.hanamikoji.perft import ROUND_DEPTH, perft
 
         counts = perft(state, min(depth, ROUND_DEPTH))
         return counts + (0,) * (depth + 1 - len(counts))
 
     def fast_divide(self, state: G.State, depth: int) -> tuple[tuple[Any, int], ...] | None:
         """:meth:`fast_perft` by first decision, the per-player tables shared by the children."""
-        from .perft import ROUND_DEPTH, divide
+        from hanamikoji.oracle.hanamikoji.perft import ROUND_DEPTH, divide
 
         if state.phase not in (G.Phase.ACTION, G.Phase.RESPONSE) or not 1 <= depth <= ROUND_DEPTH:
             return None
@@ -194,25 +194,25 @@ class Hanamikoji(Game):
 
     def perft_max_depth(self) -> tuple[int, str]:
         """TURN-1, TURN-4: chance (the next deal) ends a round's tree."""
-        from .perft import ROUND_DEPTH
+        from hanamikoji.oracle.hanamikoji.perft import ROUND_DEPTH
 
         return ROUND_DEPTH, f"a round is {ROUND_DEPTH} decisions deep (8 actions and 4 answers)"
 
     def perft_header(self, state: G.State) -> tuple[dict[str, Any], str]:
         """A round start is named by its deal and who begins, as ``perft --deal`` files are."""
-        from .perft import header
+        from hanamikoji.oracle.hanamikoji.perft import header
 
         return header(state) or super().perft_header(state)
 
     def start_from_json(self, obj: Any, config: Rules) -> G.State:
         """``perft --deal FILE``: ``{"first_player", "removed", "hands", "draws"}``."""
-        from .perft import start_from_json
+        from hanamikoji.oracle.hanamikoji.perft import start_from_json
 
         return start_from_json(obj, config)
 
     def vector_files(self) -> dict[str, Any]:
         """The hand-built corpus of tests/vectors/ (:mod:`.vectors`)."""
-        from .vectors import files
+        from hanamikoji.oracle.hanamikoji.vectors import files
 
         return files()
 
@@ -230,17 +230,17 @@ class Hanamikoji(Game):
         return {"op": "deal", "deal": deal_json(outcome)}
 
     def normal_view_json(self, view: Any) -> Any:
-        from .diffplay import normal_view
+        from hanamikoji.oracle.hanamikoji.diff import normal_view
 
         return normal_view(view)
 
     def diff_check_seeded(self, argv: Any, timeout: float, configs: Any = ()) -> Any:
-        from .diffplay import check_seeded_deals
+        from hanamikoji.oracle.hanamikoji.diff import check_seeded_deals
 
         return check_seeded_deals(argv, timeout)
 
     def diff_play(self, data: Any, engine: Any, configs: Any) -> None:
-        from .diffplay import play
+        from hanamikoji.oracle.hanamikoji.diff import play
 
         play(data, engine, tuple(configs))
 

@@ -1,12 +1,12 @@
 """Seeded Hanamikoji games: game ``index`` of seed ``seed``, as ``simulate`` plays it.
 
-The random source is the core's (:func:`hanamikoji.engine.core.simulate.game_rng`), so these
+The random source is the core's (:func:`hanamikoji.cli.simulate.game_rng`), so these
 are the very games ``hanamikoji simulate --seed S`` plays and records.
 """
 
 from __future__ import annotations
 
-from ..core.simulate import game_rng
+from hanamikoji.cli.simulate import game_rng
 from .game import State, random_game
 from .rules import STANDARD, Rules
 

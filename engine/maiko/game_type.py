@@ -171,11 +171,11 @@ class MaikoGame(Game):
         return view.view_text(v)
 
     def diff_play(self, data: Any, engine: Any, configs: Any) -> None:
-        """One game of ``hanamikoji diff``: the core's (:func:`~hanamikoji.engine.core.diff.play`)
+        """One game of ``hanamikoji diff``: the core's (:func:`~hanamikoji.oracle.core.diff.play`)
         with :meth:`diff_plan`, so that half the games fill boards and end within a few hundred
         decisions (uniform play takes 500 to 1,000 and rarely fills a board): the last turns of
         a full board, rows and columns, and the scoring of many ends are compared often."""
-        from hanamikoji.engine.core.diff import play
+        from hanamikoji.oracle.core.diff import play
 
         play(data, engine, self, configs, plan=self.diff_plan)
 
@@ -209,7 +209,7 @@ class MaikoGame(Game):
         """The hand-built corpus of tests/vectors/maiko/ (:mod:`.vectors`): constructed games
         reach the rare positions (a row and a column at once, a token from a tutor card, the
         last turns) that the core's corpus of seeded games would miss, for 2, 3 and 4 players."""
-        from .vectors import files
+        from hanamikoji.oracle.maiko.vectors import files
 
         return files()
 

@@ -166,7 +166,7 @@ def view_text(view: View) -> str:
     ``record.view_to_json(view)``: sorted keys, no spaces), byte for byte: the text of the view
     without its log and maiko boards, with the text of each put in its place (the log's is
     extended step by step, a board's is kept while the board stays as it is)."""
-    from hanamikoji.engine.core.protocol import dumps
+    from hanamikoji.oracle.core.protocol import dumps
 
     from .record import view_to_json
 
@@ -187,7 +187,7 @@ _BOARD_TEXTS: dict[tuple[int, ...], str] = {}
 def _board_text(board: tuple[int, ...]) -> str:
     text = _BOARD_TEXTS.get(board)
     if text is None:
-        from hanamikoji.engine.core.protocol import dumps
+        from hanamikoji.oracle.core.protocol import dumps
 
         from .record import _board_json
 
@@ -198,7 +198,7 @@ def _board_text(board: tuple[int, ...]) -> str:
 
 
 def _log_text(player: int, log: tuple[Seen, ...]) -> str:
-    from hanamikoji.engine.core.protocol import dumps
+    from hanamikoji.oracle.core.protocol import dumps
 
     from .record import _seen_to_json
 

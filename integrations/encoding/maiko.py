@@ -33,7 +33,7 @@ from typing import Any, Sequence
 import attrs
 
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Outcome
-from hanamikoji.engine.core.protocol import dumps
+from hanamikoji.oracle.core.protocol import dumps
 from hanamikoji.engine.maiko import record as R
 from hanamikoji.engine.maiko import view as V
 from hanamikoji.engine.maiko.actions import (

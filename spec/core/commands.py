@@ -1,4 +1,4 @@
-"""Handlers of ``hanamikoji query`` and ``hanamikoji verify`` (declared in engine/core/cli.py).
+"""Handlers of ``hanamikoji query`` and ``hanamikoji verify`` (declared in cli/main.py).
 
 ``query --list`` imports no z3; running a query or ``verify`` does. A game's catalogue is found
 through the registry (:attr:`Game.queries_module`).
@@ -12,8 +12,8 @@ import os
 import sys
 from typing import Any
 
-from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.engine.core.commands import atomic_output, no_hypothesis_litter
+from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.cli.commands import atomic_output, no_hypothesis_litter
 
 from hanamikoji.engine.core.registry import get
 

@@ -333,7 +333,7 @@ def _render(coverage: Coverage) -> str:
 
 def main(args: argparse.Namespace) -> int:
     """``hanamikoji spec coverage``: 0 when every rule is checked and every cited ID exists."""
-    from hanamikoji.engine.core.cli import EXIT_FAILED, EXIT_OK, UsageError
+    from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, UsageError
     from hanamikoji.engine.core.registry import get
 
     only = getattr(args, "game", None)

@@ -23,7 +23,7 @@ def test_the_toolkit_and_its_command_import_nothing_heavy():
     code = ("import hanamikoji, hanamikoji.engine, hanamikoji.integrations\n"
             "import hanamikoji.integrations.encoding.hanamikoji\n"
             "import hanamikoji.integrations.encoding.maiko\n"
-            "from hanamikoji.engine.core.cli import main\n"
+            "from hanamikoji.cli.main import main\n"
             "import contextlib, io\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    main(['games']); main(['simulate', '--games', '3', '--game', 'maiko'])")
@@ -89,7 +89,7 @@ def test_the_bench_table_prints_the_extra_to_install(monkeypatch, capsys):
     import functools
     import importlib.util
 
-    from hanamikoji.engine.core.cli import main
+    from hanamikoji.cli.main import main
     from hanamikoji.integrations import bench
 
     real = importlib.util.find_spec

@@ -19,7 +19,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-from hanamikoji.engine.core import validate  # noqa: E402
+from hanamikoji.oracle.core import validate  # noqa: E402
 from hanamikoji.engine.core.errors import GameError, IllegalActionError, OptionError  # noqa: E402
 from hanamikoji.integrations import encoding as E  # noqa: E402
 from hanamikoji.integrations import openspiel as O  # noqa: E402

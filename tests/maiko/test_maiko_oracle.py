@@ -33,9 +33,9 @@ from typing import Any
 
 import pytest
 
-from hanamikoji.engine.core.adapter import Adapter
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.protocol import dumps
+from hanamikoji.oracle.core.adapter import Adapter
+from hanamikoji.cli.main import main
+from hanamikoji.oracle.core.protocol import dumps
 from hanamikoji.engine.maiko import GAME, Flip, Phase
 from hanamikoji.engine.maiko.components import FRIEND, NUM_ITEMS
 from hanamikoji.engine.maiko.game import DOWN
@@ -51,7 +51,7 @@ from testgame.fixtures import subprocess_env  # noqa: E402
 
 DOC = (ROOT / "docs" / "oracle.md").read_text(encoding="utf-8")
 SECTION = DOC[DOC.index("\n## 6. Maiko\n"):]
-ADAPTER = [sys.executable, "-m", "hanamikoji.engine.core.adapter"]
+ADAPTER = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 #: The attribute of tests/maiko/broken.py that holds each broken game.
 ATTRIBUTE = {game.name: name for name, game in vars(sys.modules["maiko.broken"]).items()
              if name.isupper() and name != "BROKEN" and game in BROKEN.values()}
@@ -255,7 +255,7 @@ def test_the_protocol_carries_maikos_options_layout_decisions_and_views(capsys, 
 #: not as the reference adapter does: diff parses and compares every answer in full.
 SPACED = """\
 import json, sys
-from hanamikoji.engine.core.adapter import Adapter
+from hanamikoji.oracle.core.adapter import Adapter
 adapter = Adapter()
 for line in sys.stdin:
     answer = adapter.answer(line)
@@ -546,7 +546,7 @@ def test_the_doc_perft_table_is_what_perft_counts():
     """The table's counts to depth 3 are the plain walk's from the seeded start of each player
     count (depth 4 takes minutes: checked under the thorough profile). Times are measurements
     and are not checked."""
-    from hanamikoji.engine.core.perft import seeded_start
+    from hanamikoji.oracle.core.perft import seeded_start
 
     table = SECTION.split("<!-- maiko-perft-table -->")[1].split("<!-- /maiko-perft-table -->")[0]
     rows = re.findall(r"^\| (\d) \| (.*) \|$", table, re.M)

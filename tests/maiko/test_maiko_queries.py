@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.validate import Status, judge_bytes
+from hanamikoji.cli.main import main
+from hanamikoji.oracle.core.validate import Status, judge_bytes
 from hanamikoji.properties.core.cite import checks
 from hanamikoji.spec.maiko import confirm
 from hanamikoji.spec.maiko.queries import CATALOGUE, by_name

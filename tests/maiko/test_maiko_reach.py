@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hanamikoji.engine.core.validate import judge_bytes
+from hanamikoji.oracle.core.validate import judge_bytes
 from hanamikoji.engine.maiko import FRIEND, Config, Flip, apply, legal_actions, new_game
 from hanamikoji.engine.maiko.game import DOWN, Phase, board_full, filled
 from hanamikoji.spec.core.queries import Counterexample, Finding, Proof

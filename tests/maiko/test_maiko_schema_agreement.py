@@ -25,8 +25,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from hanamikoji.engine.core.simulate import play_game
-from hanamikoji.engine.core.validate import Judgement, Status, judge_bytes
+from hanamikoji.cli.simulate import play_game
+from hanamikoji.oracle.core.validate import Judgement, Status, judge_bytes
 from hanamikoji.engine.maiko import GAME, State
 
 TESTS = pathlib.Path(__file__).resolve().parents[1]

@@ -18,8 +18,8 @@ import random
 
 import pytest
 import z3
-from hanamikoji.engine.core.validate import Status as Judged
-from hanamikoji.engine.core.validate import judge_bytes
+from hanamikoji.oracle.core.validate import Status as Judged
+from hanamikoji.oracle.core.validate import judge_bytes
 from hanamikoji.engine.maiko import (
     FRIEND,
     Config,

@@ -13,8 +13,8 @@ from collections import Counter
 
 import pytest
 
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.vectors import CORPUS, FILES
+from hanamikoji.cli.main import main
+from hanamikoji.oracle.core.vectors import CORPUS, FILES
 from hanamikoji.engine.maiko import GAME, parse_tile
 from hanamikoji.properties.core.cite import checks
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from hanamikoji.engine.core.cli import main
-from hanamikoji.engine.core.validate import Status as Judged
-from hanamikoji.engine.core.validate import judge_bytes
+from hanamikoji.cli.main import main
+from hanamikoji.oracle.core.validate import Status as Judged
+from hanamikoji.oracle.core.validate import judge_bytes
 from hanamikoji.engine.maiko import Config, Phase, apply, legal_actions, new_game, random_layout
 from hanamikoji.engine.maiko.record import read_record
 from hanamikoji.properties.core.cite import checks

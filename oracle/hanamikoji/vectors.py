@@ -1,5 +1,5 @@
 """Hanamikoji's conformance corpus (tests/vectors/), in the manner of Wycheproof's test vectors:
-the hand-built cases that ``hanamikoji vectors`` (:mod:`hanamikoji.engine.core.vectors`) writes
+the hand-built cases that ``hanamikoji vectors`` (:mod:`hanamikoji.oracle.core.vectors`) writes
 for this game, through :meth:`Hanamikoji.vector_files
 <hanamikoji.engine.hanamikoji.game_type.Hanamikoji.vector_files>`.
 
@@ -30,8 +30,8 @@ import json
 import re
 from typing import Any, Callable, Iterator
 
-from . import cards as C
-from .actions import (
+from hanamikoji.engine.hanamikoji import cards as C
+from hanamikoji.engine.hanamikoji.actions import (
     ActionKind,
     Competition,
     CompetitionPick,
@@ -42,11 +42,11 @@ from .actions import (
     Secret,
     TradeOff,
 )
-from ..core.vectors import CORPUS, FILES, Case, IntentError, VectorFile, judge_record
-from ..core.vectors import intend as _intend
-from .construct import round_for_sides
-from .errors import HanamikojiError
-from .game import (
+from hanamikoji.oracle.core.vectors import CORPUS, FILES, Case, IntentError, VectorFile, judge_record
+from hanamikoji.oracle.core.vectors import intend as _intend
+from hanamikoji.engine.hanamikoji.construct import round_for_sides
+from hanamikoji.engine.hanamikoji.errors import HanamikojiError
+from hanamikoji.engine.hanamikoji.game import (
     Phase,
     State,
     apply,
@@ -56,8 +56,8 @@ from .game import (
     observe,
     score_markers,
 )
-from .perft import ROUND_DEPTH, divide, perft, round_start, seeded_deal
-from .protocol import (
+from hanamikoji.oracle.hanamikoji.perft import ROUND_DEPTH, divide, perft, round_start, seeded_deal
+from hanamikoji.engine.hanamikoji.codec import (
     decision_json,
     deal_json,
     parse_deal,
@@ -66,10 +66,10 @@ from .protocol import (
     result_json,
     view_json,
 )
-from .record import to_record
-from .rules import ITALIAN_THREE_ROUNDS, STANDARD, Markers, Rules
-from .seeded import play_game
-from .game_type import GAME
+from hanamikoji.engine.hanamikoji.record import to_record
+from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, STANDARD, Markers, Rules
+from hanamikoji.engine.hanamikoji.seeded import play_game
+from hanamikoji.engine.hanamikoji.game_type import GAME
 
 __all__ = ["CORPUS", "FILES", "Case", "IntentError", "EXPECTED", "RULE_ID", "files", "position"]
 

@@ -16,7 +16,7 @@ from typing import Any, Iterator, Mapping
 
 import attrs
 
-from .game import CHANCE, Game
+from hanamikoji.engine.core.game import CHANCE, Game
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -90,7 +90,7 @@ def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int
     """Games ``start .. start + count - 1`` of ``seed``: their tally and, if asked, the records
     of the finished ones as JSON lines. Runs in a worker process; everything in and out is
     picklable (the game travels by name)."""
-    from .registry import get
+    from hanamikoji.engine.core.registry import get
 
     game = get(game_name)
     config = game.configure(options)

@@ -21,7 +21,7 @@ import re
 import sys
 from typing import Callable, NoReturn, Sequence
 
-from . import interrupt
+from hanamikoji.cli import interrupt
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -154,7 +154,7 @@ def path(text: str) -> str:
 
 def _variant(parser: argparse.ArgumentParser) -> None:
     """The game and its options: --game, --players, --variant, --option (:mod:`.options`)."""
-    from .options import add_game_arguments
+    from hanamikoji.cli.options import add_game_arguments
 
     add_game_arguments(parser)
 
@@ -171,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list the registered games, their options and "
                                               "record formats")
     games.add_argument("--json", action="store_true", help="print them as one JSON object")
-    games.set_defaults(handler="hanamikoji.engine.core.options:games_command")
+    games.set_defaults(handler="hanamikoji.cli.options:games_command")
 
     play = commands.add_parser("play", help="print one game of uniform random players")
     play.add_argument("--seed", type=_seed, required=True, help="random seed")
@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also write the game's record (JSON)")
     play.add_argument("--max-turns", type=_positive, default=None, metavar="N",
                       help="stop once the game has lasted N of its units of length")
-    play.set_defaults(handler="hanamikoji.engine.core.commands:play")
+    play.set_defaults(handler="hanamikoji.cli.commands:play")
 
     sim = commands.add_parser("simulate", help="play many uniform random games and summarise")
     sim.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
@@ -196,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--max-turns", type=_positive, default=None, metavar="N",
                      help="stop a game once it has lasted N of the game's units of length "
                           "(see 'hanamikoji games') and report it as unfinished")
-    sim.set_defaults(handler="hanamikoji.engine.core.commands:simulate")
+    sim.set_defaults(handler="hanamikoji.cli.commands:simulate")
 
     bench = commands.add_parser("bench", help="measure the performance figures against their "
                                               "targets (exit 1 if one is missed)")
@@ -208,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="the game to measure (default: the registry's default)")
-    bench.set_defaults(handler="hanamikoji.engine.core.bench:bench")
+    bench.set_defaults(handler="hanamikoji.cli.bench:bench")
 
     _oracle_commands(commands)
     _spec_commands(commands)
@@ -280,7 +280,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                                "record's format)")
     validate.add_argument("--json", action="store_true",
                           help="print one JSON verdict per record, in input order")
-    validate.set_defaults(handler="hanamikoji.engine.core.validate:run")
+    validate.set_defaults(handler="hanamikoji.oracle.core.validate:run")
 
     show = commands.add_parser(
         "show", help="print game records for a person, turn by turn, as 'play' prints a game")
@@ -290,7 +290,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                       help="show each game as player P saw it: only their view")
     show.add_argument("--game", default=None, metavar="NAME",
                       help="read every record as this game's (default: by its format)")
-    show.set_defaults(handler="hanamikoji.engine.core.show:show")
+    show.set_defaults(handler="hanamikoji.cli.show:show")
 
     stats = commands.add_parser(
         "stats", help="summarise game records: results, winners by seat, starters, lengths")
@@ -299,18 +299,18 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     stats.add_argument("--game", default=None, metavar="NAME",
                        help="read every record as this game's (default: by its format)")
     stats.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    stats.set_defaults(handler="hanamikoji.engine.core.show:stats")
+    stats.set_defaults(handler="hanamikoji.cli.show:stats")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
     schema.add_argument("--game", default=None, metavar="NAME", help="the game (default: the registry's default; see 'hanamikoji games')")
-    schema.set_defaults(handler="hanamikoji.engine.core.validate:print_schema")
+    schema.set_defaults(handler="hanamikoji.oracle.core.validate:print_schema")
 
     vectors = commands.add_parser("vectors", help="write a game's conformance vectors (JSON files)")
     vectors.add_argument("--out", type=path, required=True, metavar="DIR",
                          help="directory to write into")
     vectors.add_argument("--game", default=None, metavar="NAME",
                          help="the game (default: the registry's default; see 'hanamikoji games')")
-    vectors.set_defaults(handler="hanamikoji.engine.core.vectors:run")
+    vectors.set_defaults(handler="hanamikoji.oracle.core.vectors:run")
 
     perft = commands.add_parser(
         "perft", help="count the decision sequences from a position, at each depth")
@@ -339,14 +339,14 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                        help="split the count at --depth by the first decision")
     _variant(perft)
     perft.add_argument("--json", action="store_true", help='print {"depths": {"1": n, ...}}')
-    perft.set_defaults(handler="hanamikoji.engine.core.perft:run")
+    perft.set_defaults(handler="hanamikoji.oracle.core.perft:run")
 
     diff = commands.add_parser(
         "diff", help="compare another engine with the reference, step by step (-- COMMAND...)")
     diff.add_argument("--games", "--max-examples", dest="games", type=_positive, default=100,
                       help="games to try (Hypothesis examples; default 100)")
     diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    from .options import add_game_arguments
+    from hanamikoji.cli.options import add_game_arguments
 
     # An option not fixed here is drawn per game among its choices (docs/oracle.md).
     add_game_arguments(diff, variant_help="the variant of every game, for a game that has "
@@ -365,11 +365,11 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                            "in what one player cannot see; its observe answers must be equal")
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
-    diff.set_defaults(handler="hanamikoji.engine.core.diff:run")
+    diff.set_defaults(handler="hanamikoji.oracle.core.diff:run")
 
 
 def _option_error() -> type[Exception]:
-    from .errors import OptionError
+    from hanamikoji.engine.core.errors import OptionError
 
     return OptionError
 
@@ -419,6 +419,6 @@ def run() -> NoReturn:
 
 
 if __name__ == "__main__":  # pragma: no cover - use ``python -m hanamikoji.engine``
-    from hanamikoji.engine.core.cli import run as _run  # the one module, so error classes match
+    from hanamikoji.cli.main import run as _run  # the one module, so error classes match
 
     _run()

@@ -25,9 +25,9 @@ import argparse
 import json
 from typing import Any, Iterator
 
-from .cli import EXIT_OK, UsageError
-from .errors import GameError, IllegalActionError, InvalidActionError
-from .game import CHANCE, Game
+from hanamikoji.cli.main import EXIT_OK, UsageError
+from hanamikoji.engine.core.errors import GameError, IllegalActionError, InvalidActionError
+from hanamikoji.engine.core.game import CHANCE, Game
 
 
 def walk(game: Game, state: Any, depth: int) -> tuple[int, ...]:
@@ -99,7 +99,7 @@ def seeded_start(game: Game, config: Any, seed: int, first_player: int = 0) -> A
     """The start of game 0 of seed ``seed`` with its first chance outcome drawn, as ``play``
     and ``simulate`` draw it (the same random source); a game that does not begin with chance
     starts as :meth:`Game.new_game` leaves it."""
-    from .simulate import game_rng
+    from hanamikoji.cli.simulate import game_rng
 
     state = game.new_game(config, first_player)
     if game.current_player(state) == CHANCE:
@@ -153,8 +153,8 @@ def read_position(game: Game, obj: Any) -> Any:
 def _read_json(path: str, limit: int = 1 << 20) -> Any:
     """The JSON document in ``path``, at most ``limit`` bytes (a start or position file is
     small; a suite of perft cases may be large); a UsageError naming the file otherwise."""
-    from .commands import cannot_read
-    from .validate import NotJSONError, decode
+    from hanamikoji.cli.commands import cannot_read
+    from hanamikoji.oracle.core.validate import NotJSONError, decode
 
     try:
         with open(path, "rb") as handle:
@@ -176,8 +176,8 @@ def _read_json(path: str, limit: int = 1 << 20) -> Any:
 def _first_record(path: str) -> Any:
     """The first record of a file as ``validate`` reads them: one JSON document, or the first
     non-blank line of JSON Lines."""
-    from .commands import cannot_read
-    from .validate import NotJSONError, decode
+    from hanamikoji.cli.commands import cannot_read
+    from hanamikoji.oracle.core.validate import NotJSONError, decode
 
     try:
         with open(path, "rb") as handle:
@@ -269,12 +269,12 @@ def record_position(game: Game, path: str, at: str | None) -> tuple[Game, Any, s
     """The state just before the first decision written at ``at`` in the first record of
     ``path`` (Hanamikoji ``ROUND:TURN``: before that turn's action; Maiko ``TURN:STEP``), with
     the record's game (found by its format) and a description. The record must be valid: it is replayed by the game's record reader."""
-    from .registry import by_format
+    from hanamikoji.engine.core.registry import by_format
 
     obj = _first_record(path)
     own = by_format(obj.get("format")) if isinstance(obj, dict) else None
     if own is not None and own.name != game.name:
-        from .registry import DEFAULT
+        from hanamikoji.engine.core.registry import DEFAULT
 
         if game.name != DEFAULT:
             raise UsageError(f"{path}: a record of {own.name}, not of {game.name} (see --game)")
@@ -296,7 +296,7 @@ def record_position(game: Game, path: str, at: str | None) -> tuple[Game, Any, s
 
 
 def _record_start(game: Game, args: argparse.Namespace) -> tuple[Game, Any, str]:
-    from .options import option_values
+    from hanamikoji.cli.options import option_values
 
     if args.first_player is not None:
         raise UsageError("--first-player goes with --seed; a --record file names its own "
@@ -309,7 +309,7 @@ def _record_start(game: Game, args: argparse.Namespace) -> tuple[Game, Any, str]
 
 def start(game: Game, config: Any, args: argparse.Namespace) -> tuple[Any, str]:
     """The position the command counts from, and where it came from (for people)."""
-    from .options import option_values
+    from hanamikoji.cli.options import option_values
 
     if getattr(args, "at", None) is not None and getattr(args, "record", None) is None:
         raise UsageError("--at goes with --record")
@@ -343,7 +343,7 @@ def start(game: Game, config: Any, args: argparse.Namespace) -> tuple[Any, str]:
 
 def run(args: argparse.Namespace) -> int:
     """The ``perft`` sub-command."""
-    from .options import game_and_config
+    from hanamikoji.cli.options import game_and_config
 
     if getattr(args, "suite", None) is not None:
         return run_suite(args)
@@ -427,8 +427,8 @@ def suite_case(game: Game, case: Any) -> tuple[bool, str, dict[str, Any]]:
 def run_suite(args: argparse.Namespace) -> int:
     """``perft --suite FILE``: every case of a perft vectors file, pass or fail; exit 1 if one
     fails."""
-    from .cli import EXIT_FAILED
-    from .registry import DEFAULT, get
+    from hanamikoji.cli.main import EXIT_FAILED
+    from hanamikoji.engine.core.registry import DEFAULT, get
 
     if args.depth is not None or args.divide or getattr(args, "at", None) is not None or \
             args.first_player is not None:

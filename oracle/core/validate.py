@@ -37,9 +37,9 @@ from typing import IO, Any, Iterable, Iterator
 
 import attrs
 
-from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from .game import Game, IllegalRecordError, MalformedRecordError
-from .registry import available, by_format, get
+from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from hanamikoji.engine.core.game import Game, IllegalRecordError, MalformedRecordError
+from hanamikoji.engine.core.registry import available, by_format, get
 
 #: A line longer than this is judged malformed without being held in memory.
 LINE_LIMIT = 1 << 24
@@ -141,7 +141,7 @@ def decode(raw: bytes | str) -> Any:
     >>> decode(b'{"a": 1, "a": 2}')
     Traceback (most recent call last):
     ...
-    hanamikoji.engine.core.validate.NotJSONError: not JSON: the key "a" appears twice in one object
+    hanamikoji.oracle.core.validate.NotJSONError: not JSON: the key "a" appears twice in one object
     """
     if isinstance(raw, bytes):
         try:
@@ -464,7 +464,7 @@ def _open(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as error:
-        from .commands import cannot_read  # only on failure: it brings simulate's imports
+        from hanamikoji.cli.commands import cannot_read  # only on failure: it brings simulate's imports
 
         raise _Unreadable(cannot_read(path, error)) from None
 
@@ -517,7 +517,7 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
                 tally.add(verdict)
                 yield verdict, game, final
         except BrokenPipeError:
-            raise  # the reader of our output went away (| head): hanamikoji.engine.core.cli handles it
+            raise  # the reader of our output went away (| head): hanamikoji.cli.main handles it
         except OSError as error:
             tally.unreadable += 1
             print(f"hanamikoji {command}: error: cannot read {source}: "

@@ -21,11 +21,11 @@ import sys
 from collections import Counter
 from typing import Any, Iterator
 
-from .cli import UsageError
-from .game import CHANCE, Game
-from .registry import get
-from .simulate import winners_key
-from .validate import Status, Tally, records
+from hanamikoji.cli.main import UsageError
+from hanamikoji.engine.core.game import CHANCE, Game
+from hanamikoji.engine.core.registry import get
+from hanamikoji.cli.simulate import winners_key
+from hanamikoji.oracle.core.validate import Status, Tally, records
 
 
 def _forced(args: argparse.Namespace) -> Game | None:

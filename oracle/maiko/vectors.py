@@ -1,6 +1,6 @@
 """Maiko's conformance corpus (tests/vectors/maiko/), in the manner of Wycheproof's test vectors:
 the hand-built cases that ``hanamikoji vectors --game maiko``
-(:mod:`hanamikoji.engine.core.vectors`) writes for this game, through :meth:`MaikoGame.vector_files
+(:mod:`hanamikoji.oracle.core.vectors`) writes for this game, through :meth:`MaikoGame.vector_files
 <hanamikoji.engine.maiko.game_type.MaikoGame.vector_files>`.
 
 The four files of every corpus (``records.json``, ``decisions.json``, ``views.json``,
@@ -17,7 +17,7 @@ corpus is written with; nothing is typed by hand. A case cites the rules it exer
 illegal case the rule the engine names; a legal decision the rules that make it legal and that
 shape the legal list at its position; a view the rules that decide what it shows or hides.
 Each case also states what it is built to show (the rule refused, whose turn comes next, the
-end, a token, a hidden tile), and :func:`~hanamikoji.engine.core.vectors.intend` stops
+end, a token, a hidden tile), and :func:`~hanamikoji.oracle.core.vectors.intend` stops
 generation when the engine says otherwise, so a citation never outlives the behaviour it
 names. Generation is deterministic and takes a few seconds: each perft case's depth is chosen
 so that its deepest count stays under :data:`PERFT_CAP` nodes.
@@ -32,10 +32,10 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
-from ..core.game import CHANCE, TERMINAL
-from ..core.protocol import player_json
-from ..core.simulate import play_game
-from ..core.vectors import (
+from hanamikoji.engine.core.game import CHANCE, TERMINAL
+from hanamikoji.oracle.core.protocol import player_json
+from hanamikoji.cli.simulate import play_game
+from hanamikoji.oracle.core.vectors import (
     FILES,
     NOTES as CORE_NOTES,
     Case,
@@ -49,7 +49,7 @@ from ..core.vectors import (
     mutations,
     seeded_games,
 )
-from .actions import (
+from hanamikoji.engine.maiko.actions import (
     Danna,
     Decision,
     EndTurn,
@@ -61,9 +61,9 @@ from .actions import (
     Sabanto,
     Sweep,
 )
-from .components import PLAYER_COUNTS, ROWS, Colour, Config, parse_tile
-from .game import DOWN, EMPTY, UP, Phase, Reason, State
-from .game_type import GAME
+from hanamikoji.engine.maiko.components import PLAYER_COUNTS, ROWS, Colour, Config, parse_tile
+from hanamikoji.engine.maiko.game import DOWN, EMPTY, UP, Phase, Reason, State
+from hanamikoji.engine.maiko.game_type import GAME
 
 __all__ = ["files", "arrange", "PLAYER_COUNTS"]
 

@@ -1,16 +1,16 @@
 """Hanamikoji's part of ``hanamikoji diff``: how the harness plays a Hanamikoji game (uniform
 and planned rounds, probes of forbidden decisions), the order-free parts of its view, and the
-check of seeded deals. The core's harness (:mod:`hanamikoji.engine.core.diff`) reaches these
+check of seeded deals. The core's harness (:mod:`hanamikoji.oracle.core.diff`) reaches these
 through the game's optional methods."""
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core.diff import Divergence, DiffGame, Engine, check_seeded
-from ..core.protocol import MalformedJSONError
-from . import cards as C
-from .actions import (
+from hanamikoji.oracle.core.diff import Divergence, DiffGame, Engine, check_seeded
+from hanamikoji.oracle.core.protocol import MalformedJSONError
+from hanamikoji.engine.hanamikoji import cards as C
+from hanamikoji.engine.hanamikoji.actions import (
     ALL_KINDS,
     Competition,
     CompetitionPick,
@@ -21,10 +21,10 @@ from .actions import (
     Secret,
     TradeOff,
 )
-from .errors import HanamikojiError
-from .game import Phase, legal_actions, new_game
-from .protocol import decision_json, parse_decision
-from .rules import Rules
+from hanamikoji.engine.hanamikoji.errors import HanamikojiError
+from hanamikoji.engine.hanamikoji.game import Phase, legal_actions, new_game
+from hanamikoji.engine.hanamikoji.codec import decision_json, parse_decision
+from hanamikoji.engine.hanamikoji.rules import Rules
 
 #: Rounds after which a game stops being compared (standard games rarely last this long).
 MAX_ROUNDS = 8
@@ -105,14 +105,14 @@ def _strategies() -> Any:
 
 def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
     """One Hanamikoji game, drawn by Hypothesis from ``data``, compared at every step."""
-    from .construct import round_for_sides
-    from .vectors import IntentError, sides_for
+    from hanamikoji.engine.hanamikoji.construct import round_for_sides
+    from hanamikoji.oracle.hanamikoji.vectors import IntentError, sides_for
 
     st, deals, targets, probes = _strategies()
     engine.ensure_started()
     rules = data.draw(st.sampled_from(variants), label="variant")
     first = data.draw(st.integers(0, 1), label="first_player")
-    from .game_type import GAME
+    from hanamikoji.engine.hanamikoji.game_type import GAME
 
     game = DiffGame(engine, GAME, rules, first)
     # A planned game builds every round to end with a drawn marker row, mostly ties: double
@@ -159,7 +159,7 @@ def check_seeded_deals(argv: Sequence[str], timeout: float) -> Divergence | None
     ``{"op": "random_deal", "seed": s}`` must give a deal of the 21 cards, the same one when
     asked again, and the same one in a second process (the core's check, :func:`check_seeded`,
     with Hanamikoji's words for it)."""
-    from .game_type import GAME
+    from hanamikoji.engine.hanamikoji.game_type import GAME
 
     return check_seeded(GAME, GAME.configure(), argv, timeout,
                         request_for=lambda seed: {"op": "random_deal", "seed": seed},

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .errors import InvalidActionError
-from .game import CHANCE, TERMINAL
+from hanamikoji.engine.core.errors import InvalidActionError
+from hanamikoji.engine.core.game import CHANCE, TERMINAL
 
 
 class MalformedJSONError(InvalidActionError):

@@ -38,11 +38,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
-from . import interrupt
-from .cli import EXIT_FAILED, EXIT_OK, UsageError
-from .errors import GameError, OptionError
-from .game import CHANCE, Game
-from .protocol import (
+from hanamikoji.cli import interrupt
+from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.engine.core.errors import GameError, OptionError
+from hanamikoji.engine.core.game import CHANCE, Game
+from hanamikoji.oracle.core.protocol import (
     GENERAL_PROTOCOL,
     chance_request,
     dumps,
@@ -237,7 +237,7 @@ class Engine:
 
     def decode_line(self, message: dict[str, Any], line: bytes) -> Any:
         """The JSON value of the answer line to ``message``; a line that is not JSON fails."""
-        from .validate import NotJSONError, decode
+        from hanamikoji.oracle.core.validate import NotJSONError, decode
 
         try:
             return decode(line)
@@ -870,7 +870,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     engine run by ``argv``, under the configurations ``variants`` (default: the game's own
     choice, :meth:`Game.diff_configs`); the first divergence, shrunk towards a shortest game
     with at most ``shrink`` more games, or None. ``progress`` is told as each game ends."""
-    from .registry import get
+    from hanamikoji.engine.core.registry import get
 
     game = get() if game is None else game
     configs = tuple(game.diff_configs(None)) if variants is None else tuple(variants)
@@ -1132,7 +1132,7 @@ def _brief_long(value: Any) -> str:
 
 def render(report: Report, argv: Sequence[str], game: Game | None = None) -> Iterator[str]:
     """The human report."""
-    from .registry import get
+    from hanamikoji.engine.core.registry import get
 
     game = get() if game is None else game
     command = " ".join(argv)
@@ -1189,11 +1189,11 @@ def run(args: argparse.Namespace) -> int:
                          "hanamikoji diff -- python docs/examples/adapter.py")
     if not 0 < args.timeout <= 3600:
         raise UsageError(f"--timeout must be from 0 to 3600 seconds, not {args.timeout:g}")
-    from .options import game_and_config
+    from hanamikoji.cli.options import game_and_config
 
     game, _ = game_and_config(_without_variant(args))
     configs = game.diff_configs(args)
-    from .commands import no_hypothesis_litter, progress_bar
+    from hanamikoji.cli.commands import no_hypothesis_litter, progress_bar
 
     leaks = getattr(args, "leaks", False)
     bar = progress_bar("pairs" if leaks else "games", counted=("decisions",))

@@ -33,9 +33,9 @@ from typing import Any
 
 import attrs
 
-from ..core import protocol as _core
-from . import cards as C
-from .actions import (
+from hanamikoji.oracle.core import protocol as _core
+from hanamikoji.engine.hanamikoji import cards as C
+from hanamikoji.engine.hanamikoji.actions import (
     ALL_KINDS,
     ActionKind,
     Competition,
@@ -47,9 +47,9 @@ from .actions import (
     Secret,
     TradeOff,
 )
-from .errors import HanamikojiError
-from .game import CHANCE, TERMINAL, Phase
-from .rules import Reason, Result
+from hanamikoji.engine.hanamikoji.errors import HanamikojiError
+from hanamikoji.engine.hanamikoji.game import CHANCE, TERMINAL, Phase
+from hanamikoji.engine.hanamikoji.rules import Reason, Result
 
 
 # The core's, shared by every game's codecs.

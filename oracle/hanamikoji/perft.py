@@ -1,5 +1,5 @@
 """Hanamikoji's fast perft: count the decision sequences of one round, as chess programmers count
-moves. ``hanamikoji perft`` (:mod:`hanamikoji.engine.core.perft`) uses it through
+moves. ``hanamikoji perft`` (:mod:`hanamikoji.oracle.core.perft`) uses it through
 :meth:`Hanamikoji.fast_perft <hanamikoji.engine.hanamikoji.game_type.Hanamikoji.fast_perft>`.
 
 The tree is the tree of legal decisions of one round after its deal: its nodes are states, the
@@ -36,9 +36,9 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from .actions import Deal, Decision
-from .errors import HanamikojiError
-from .game import (
+from hanamikoji.engine.hanamikoji.actions import Deal, Decision
+from hanamikoji.engine.hanamikoji.errors import HanamikojiError
+from hanamikoji.engine.hanamikoji.game import (
     TURNS_PER_ROUND,
     Phase,
     State,
@@ -48,7 +48,7 @@ from .game import (
     new_game,
     random_deal,
 )
-from .rules import STANDARD, Rules
+from hanamikoji.engine.hanamikoji.rules import STANDARD, Rules
 
 #: 8 actions and 4 answers (two gifts and two competitions).
 ROUND_DEPTH = 12
@@ -64,7 +64,7 @@ def round_start(deal: Deal, first_player: int = 0, rules: Rules = STANDARD) -> S
 
 def seeded_deal(seed: int) -> Deal:
     """The deal of game 0 of seed ``seed``, as ``hanamikoji play --seed`` deals it."""
-    from ..core.simulate import game_rng
+    from hanamikoji.cli.simulate import game_rng
 
     return random_deal(game_rng(seed, 0))
 
@@ -200,7 +200,7 @@ def start_from_json(obj: Any, rules: Rules = STANDARD) -> State:
     """The round start a JSON object ``{"first_player", "removed", "hands", "draws"}`` (the keys
     of the record format) describes; :class:`HanamikojiError` naming the JSON path when it is
     not one, or the rule when the deal is not legal (DEAL-1)."""
-    from .protocol import MalformedJSONError, parse_deal
+    from hanamikoji.engine.hanamikoji.codec import MalformedJSONError, parse_deal
 
     if not isinstance(obj, dict) or "first_player" not in obj:
         raise MalformedJSONError("$", 'expected an object with "first_player", "removed", '
@@ -219,7 +219,7 @@ def header(state: State) -> tuple[dict[str, Any], str] | None:
     """How ``perft`` names a round start (a deal and who begins), or None for any other state."""
     if len(state.history) != 1 or not isinstance(state.history[0], Deal):
         return None
-    from .protocol import deal_json
+    from hanamikoji.engine.hanamikoji.codec import deal_json
 
     deal = state.history[0]
     return ({"first_player": state.first_player, "deal": deal_json(deal)},

@@ -13,9 +13,9 @@ import argparse
 import json
 from typing import Any
 
-from .errors import OptionError
-from .game import Game
-from .registry import DEFAULT, get
+from hanamikoji.engine.core.errors import OptionError
+from hanamikoji.engine.core.game import Game
+from hanamikoji.engine.core.registry import DEFAULT, get
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, variant_help: str | None = None) -> None:
@@ -53,7 +53,7 @@ def option_values(game: Game, args: argparse.Namespace) -> dict[str, Any]:
         if "players" in known:
             given.append(("players", players, "--players"))
         else:
-            from .cli import integer
+            from hanamikoji.cli.main import integer
 
             try:
                 count = integer(players)
@@ -103,7 +103,7 @@ def describe_games(names: list[str]) -> list[dict[str, Any]]:
 
 def games_command(args: argparse.Namespace) -> int:
     """``hanamikoji games [--json]``: the registered games."""
-    from .registry import available
+    from hanamikoji.engine.core.registry import available
 
     described = describe_games(list(available()))
     if args.json:

@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 import attrs
 
-from .cli import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, UsageError
 
 _MAXRSS = ("import resource, subprocess, sys, time; start = time.perf_counter(); "
            "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
@@ -138,8 +138,8 @@ def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
 
 def bench_rounds(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     """Time per game against its length in the game's unit (in process, after a warm-up)."""
-    from .registry import get
-    from .simulate import play_game
+    from hanamikoji.engine.core.registry import get
+    from hanamikoji.cli.simulate import play_game
 
     game = get(ctx.game)
     config = game.configure()
@@ -196,7 +196,7 @@ def bench_validate(ctx: Context) -> list[dict[str, Any]]:
 
 
 def _perft_depths(ctx: Context) -> tuple[int, ...]:
-    from .registry import get
+    from hanamikoji.engine.core.registry import get
 
     limit = get(ctx.game).perft_max_depth()
     deepest = limit[0] if limit is not None else 4
@@ -221,8 +221,8 @@ def bench_perft_growth(ctx: Context, seed: int = 0, naive_depth: int = 4) -> lis
     """perft time against depth, in process: the game's count (transposition-aware where the
     game offers one), and the core's plain walk of legal_actions/apply (which visits every node)
     for contrast."""
-    from .perft import perft, seeded_start, walk
-    from .registry import get
+    from hanamikoji.oracle.core.perft import perft, seeded_start, walk
+    from hanamikoji.engine.core.registry import get
 
     game = get(ctx.game)
     state = seeded_start(game, game.configure(), seed)
@@ -309,7 +309,7 @@ def judged(row: dict[str, Any], default_game: bool) -> dict[str, Any]:
 def bench(args: argparse.Namespace, *, clock: Callable[[], float] = time.perf_counter) -> int:
     """``hanamikoji bench``: exit 0 when every figure with a target meets it, 1 when one
     misses it. ``clock`` times what this process times (a test passes a fake one)."""
-    from .registry import DEFAULT, get
+    from hanamikoji.engine.core.registry import DEFAULT, get
 
     chosen = args.only or list(SECTIONS)
     unknown = [name for name in chosen if name not in SECTIONS]

@@ -13,9 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from .cli import EXIT_OK, UsageError
-from .options import game_and_config
-from .simulate import CHUNK, Tally, chunks, ignore_interrupts, play_chunk, play_game
+from hanamikoji.cli.main import EXIT_OK, UsageError
+from hanamikoji.cli.options import game_and_config
+from hanamikoji.cli.simulate import CHUNK, Tally, chunks, ignore_interrupts, play_chunk, play_game
 
 EXIT_INTERRUPTED = 130
 

@@ -33,12 +33,12 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
-from .cli import EXIT_OK, UsageError
-from .errors import GameError
-from .game import CHANCE, TERMINAL, Game, IllegalRecordError, MalformedRecordError
-from .protocol import player_json
-from .perft import perft, divide, seeded_start
-from .registry import DEFAULT, get
+from hanamikoji.cli.main import EXIT_OK, UsageError
+from hanamikoji.engine.core.errors import GameError
+from hanamikoji.engine.core.game import CHANCE, TERMINAL, Game, IllegalRecordError, MalformedRecordError
+from hanamikoji.oracle.core.protocol import player_json
+from hanamikoji.oracle.core.perft import perft, divide, seeded_start
+from hanamikoji.engine.core.registry import DEFAULT, get
 
 CORPUS = "hanamikoji-vectors/1"
 FILES = ("records.json", "decisions.json", "views.json", "perft.json")
@@ -134,7 +134,7 @@ def _render(value: Any, depth: int) -> str:
 def write(directory: str, game: Game | None = None) -> list[str]:
     """Write ``game``'s corpus (default: the default game's) into ``directory``, created if
     need be; the paths written."""
-    from .commands import atomic_output
+    from hanamikoji.cli.commands import atomic_output
 
     game = get() if game is None else game
     if os.path.exists(directory) and not os.path.isdir(directory):
@@ -182,7 +182,7 @@ def judge_record(game: Game, given: Mapping[str, Any]) -> tuple[dict[str, Any], 
     for bytes that are not UTF-8) with the fields of ``validate --json`` (status, rule, the
     game's :attr:`~Game.record_where` keys, path, result); the final state if valid; and the
     engine's message."""
-    from .validate import NotJSONError, decode
+    from hanamikoji.oracle.core.validate import NotJSONError, decode
 
     where = {key: None for key in game.record_where}
     verdict: dict[str, Any] = {"status": "valid", "rule": None, **where, "path": None,
@@ -337,7 +337,7 @@ def seeded_games(game: Game, configs: Sequence[tuple[Mapping[str, Any], Any]] | 
     """Two games of :data:`SEED` per configuration: game 0 begun by player 0, game 1 by the
     last player. The configurations are (the options given, the configuration) pairs, by
     default :func:`configurations`; a game's own corpus names others (every player count, say)."""
-    from .simulate import play_game
+    from hanamikoji.cli.simulate import play_game
 
     out = []
     for given, config in (configurations(game) if configs is None else configs):

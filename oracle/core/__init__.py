@@ -1,0 +1,1 @@
+"""The oracle's game-agnostic tools: validate, vectors, perft, diff, its protocol and adapter."""

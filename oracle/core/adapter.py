@@ -1,0 +1,260 @@
+"""The reference engine of any registered game behind the oracle protocol of ``hanamikoji diff``.
+
+``python -m hanamikoji.oracle.core.adapter`` reads one JSON request per line on standard input
+and writes one JSON answer per line on standard output (docs/oracle.md, "The protocol"):
+
+    {"op": "new_game", "game": "maiko", "players": 3, "options": {...}, "first_player": 0}
+    {"op": "new_game", "variant": "standard", "first_player": 0}   (no "game": the default game)
+    {"op": "chance", "outcome": {...}}        a chance outcome, in the game's JSON form
+    {"op": "apply", "decision": {...}}
+    {"op": "current_player"} {"op": "legal_actions"} {"op": "observe", "player": P} {"op": "result"}
+    {"op": "random_chance", "game": ..., "players": ..., "options": {...}, "seed": S}
+                                              the first chance outcome of a seeded random source
+    {"op": "deal", "deal": {...}}             the default game's chance request of protocol 1
+    {"op": "random_deal", "seed": S}          the default game's seeded request of protocol 1
+
+Every answer is ``{"ok": true}`` or the value asked for; a request the rules forbid gets
+``{"error": "...", "rule": "ID"}`` and leaves the game as it was. Its answer to ``new_game``
+declares ``"protocol": 2``, so the harness sends it the general requests (``new_game`` with the
+game, ``chance``) for every game from then on. Games added through ``HANAMIKOJI_GAMES`` are
+served too, so this is the adapter of every game the registry knows.
+
+The loop itself is :class:`ProtocolAdapter`: a request's ``op`` names the method that answers
+it, and an engine's refusal becomes ``{"error", "rule"}``. Wrap another engine by subclassing it
+with one method per operation, and :meth:`~ProtocolAdapter.serve` runs the loop on standard
+input and output (:class:`hanamikoji.oracle.hanamikoji.adapter.EngineAdapter` is one, for an
+engine with the reference Hanamikoji engine's API; docs/oracle.md).
+
+``--engine NAME=MODULE:ATTRIBUTE`` makes a Game object of your own (a subclass with a rule
+changed, say) answer the requests for game NAME, a built-in game's name included: the way to
+diff a modified engine written against the toolkit's Game interface, e.g.
+``--engine maiko=maiko.broken:PEEK_LEAKS`` with tests/ on ``PYTHONPATH``.
+
+Answers are printed as canonical JSON (sorted keys, no spaces), which ``diff`` compares without
+parsing when it is the reference's own text; a game may write its views' text faster than by
+encoding them whole (Maiko's views, with perfect recall, grow at every step).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import Any, Iterable, Mapping, Sequence, TextIO
+
+from hanamikoji.engine.core.errors import GameError
+from hanamikoji.engine.core.game import Game
+from hanamikoji.oracle.core.protocol import GENERAL_PROTOCOL, dumps, player_json
+from hanamikoji.engine.core.registry import DEFAULT, get
+
+
+class ProtocolAdapter:
+    """The adapter loop of the diff protocol: one JSON request per line in, one JSON answer per
+    line out. A subclass lists its ``OPERATIONS`` and answers each with the method of that name
+    (the request as a dict in, the answer as a dict out)."""
+
+    #: The requests answered, by ``op``; any other is "not a request of the protocol".
+    OPERATIONS: tuple[str, ...] = ()
+    #: The exceptions that are the engine refusing a request (a decision the rules forbid):
+    #: answered ``{"error": message, "rule": its rule attribute or null}``.
+    REFUSALS: tuple[type[Exception], ...] = (GameError,)
+
+    def answer(self, line: str) -> dict:
+        """The answer to one request line, as a dict; never raises for what the line holds."""
+        try:
+            request = json.loads(line)
+            if request["op"] not in self.OPERATIONS:
+                raise KeyError(request["op"])
+            operation = getattr(self, request["op"])
+        except (ValueError, KeyError, TypeError):
+            return {"error": f"not a request of the protocol: {line.strip()[:80]}", "rule": None}
+        try:
+            return operation(request)
+        except self.REFUSALS as error:
+            return {"error": str(error), "rule": getattr(error, "rule", None)}
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            return {"error": f"cannot answer {request['op']}: {error!r}", "rule": None}
+
+    def answer_line(self, line: str) -> str:
+        """:meth:`answer` as one line of canonical JSON (sorted keys, no spaces: the harness
+        compares an answer that is the reference's own text without parsing it)."""
+        return dumps(self.answer(line))
+
+    def serve(self, requests: Iterable[str] | None = None, out: TextIO | None = None) -> None:
+        """Answer every request line of ``requests`` (default: standard input) on ``out``
+        (default: standard output), each answer flushed at once, until the input ends or the
+        harness goes away."""
+        out = sys.stdout if out is None else out
+        try:
+            for line in sys.stdin if requests is None else requests:
+                if line.strip():
+                    out.write(self.answer_line(line) + "\n")
+                    out.flush()
+        except (BrokenPipeError, KeyboardInterrupt):  # the harness has gone: nothing to answer
+            pass
+
+
+def load(target: str) -> Any:
+    """The object ``MODULE:ATTRIBUTE`` names, or the module ``MODULE``; the attribute may be
+    any name the module answers (a module ``__getattr__`` may serve names with dashes). An
+    import that fails or a missing attribute raises :class:`ImportError` or
+    :class:`AttributeError`."""
+    import importlib
+
+    module, _, attribute = target.partition(":")
+    loaded = importlib.import_module(module.strip())
+    return getattr(loaded, attribute.strip()) if attribute.strip() else loaded
+
+
+class Adapter(ProtocolAdapter):
+    """The protocol's operations on the reference engine of one game at a time."""
+
+    OPERATIONS = ("new_game", "chance", "apply", "current_player", "legal_actions", "observe",
+                  "result", "random_chance", "deal", "random_deal")
+
+    def __init__(self, engines: Mapping[str, Game] | None = None) -> None:
+        #: Games that answer for a name instead of the registered game of that name.
+        self.engines: dict[str, Game] = dict(engines or {})
+        self.game: Game = self.get()
+        self.state: Any = None
+
+    def get(self, name: Any = None) -> Game:
+        """The game that answers for ``name`` (None: the default game)."""
+        engine = self.engines.get(DEFAULT if name is None else name)
+        return get(name) if engine is None else engine
+
+    def configure(self, request: dict) -> tuple[Game, Any]:
+        """The game a request names (none: the default game) and its configuration; the
+        protocol-1 form gives ``variant`` (and ``players``) at the top level."""
+        game = self.get(request.get("game"))
+        options = request.get("options") or {}
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be an object, not {options!r}")
+        options = dict(options)
+        for key in ("variant", "players"):
+            if key in request and any(o.name == key for o in game.options):
+                options.setdefault(key, request[key])
+        config = game.configure(options)
+        players = request.get("players", game.num_players(config))
+        if players != game.num_players(config):
+            raise GameError(f"{game.name} with these options seats {game.num_players(config)} "
+                            f"players, not {players!r}")
+        return game, config
+
+    def new_game(self, request: dict) -> dict:
+        game, config = self.configure(request)
+        first = request.get("first_player", 0)
+        if type(first) is not int or not 0 <= first < game.num_players(config):
+            raise GameError(f"first_player must be a player 0 to {game.num_players(config) - 1}, "
+                            f"not {first!r}")
+        self.game, self.state = game, game.new_game(config, first)
+        return {"ok": True, "protocol": GENERAL_PROTOCOL}
+
+    def chance(self, request: dict) -> dict:
+        return self._apply(request["outcome"], "$.outcome")
+
+    def deal(self, request: dict) -> dict:
+        # Protocol 1's chance request: {"deal": D} is the chance outcome's JSON form.
+        return self._apply({"deal": request["deal"]}, "$.deal")
+
+    def apply(self, request: dict) -> dict:
+        return self._apply(request["decision"], "$.decision")
+
+    def _apply(self, obj: Any, path: str) -> dict:
+        decision = self.game.decision_from_json(obj, path)
+        self.state = self.game.apply(self.state, decision)
+        return {"ok": True}
+
+    def current_player(self, request: dict) -> dict:
+        return {"current_player": player_json(self.game.current_player(self.state))}
+
+    def legal_actions(self, request: dict) -> dict:
+        return {"legal_actions": [self.game.decision_to_json(d)
+                                  for d in self.game.legal_actions(self.state)]}
+
+    def observe(self, request: dict) -> dict:
+        return {"view": self.game.view_to_json(self._view(request))}
+
+    def _view(self, request: dict) -> Any:
+        player = request["player"]
+        if type(player) is not int or player not in self.game.players(self.state):
+            raise GameError(f"no player {player!r} in this game")
+        return self.game.observe(self.state, player)
+
+    def result(self, request: dict) -> dict:
+        return {"result": self.game.record_result_json(self.state)}
+
+    @staticmethod
+    def _first_outcome(game: Game, config: Any, seed: Any) -> Any:
+        if type(seed) is not int:
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        start = game.new_game(config)
+        return game.decision_to_json(game.sample_chance(start, random.Random(seed)))
+
+    def random_chance(self, request: dict) -> dict:
+        game, config = self.configure(request)
+        return {"outcome": self._first_outcome(game, config, request["seed"])}
+
+    def random_deal(self, request: dict) -> dict:
+        # Protocol 1's seeded request, for the default game: answered with the outcome's JSON
+        # form itself ({"deal": D}).
+        game = self.get()
+        return self._first_outcome(game, game.configure(), request["seed"])
+
+    def answer_line(self, line: str) -> str:
+        """:meth:`ProtocolAdapter.answer_line`; a view comes from the game's
+        ``diff_view_text`` when it has one, the same text built faster."""
+        fast = getattr(self.game, "diff_view_text", None)
+        if fast is not None and '"observe"' in line:
+            try:
+                request = json.loads(line)
+                if request.get("op") == "observe":
+                    return '{"view":' + fast(self._view(request)) + "}"
+            except Exception:  # whatever it was, answer() says it as the protocol says
+                pass
+        return super().answer_line(line)
+
+
+def engines_from(specs: Sequence[str]) -> dict[str, Game]:
+    """The games of ``--engine NAME=MODULE:ATTRIBUTE`` options, by the name each answers for;
+    :class:`ValueError` with a message for a person when one cannot be loaded."""
+    engines: dict[str, Game] = {}
+    for spec in specs:
+        name, equals, target = spec.partition("=")
+        module, colon, attribute = target.partition(":")
+        if not (equals and colon and name.strip() and module.strip() and attribute.strip()):
+            raise ValueError(f"--engine {spec}: expected NAME=MODULE:ATTRIBUTE, e.g. "
+                             "maiko=maiko.broken:PEEK_LEAKS")
+        try:
+            game = load(target)
+        except (ImportError, AttributeError) as error:
+            raise ValueError(f"--engine {spec}: cannot load {target}: {error}") from None
+        if not isinstance(game, Game):
+            raise ValueError(f"--engine {spec}: {target} is not a Game but {game!r}")
+        engines[name.strip()] = game
+    return engines
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m hanamikoji.oracle.core.adapter",
+        description="The reference engine of every registered game behind the protocol of "
+                    "hanamikoji diff: one JSON request per line on standard input, one JSON "
+                    "answer per line on standard output.")
+    parser.add_argument("--engine", action="append", default=[],
+                        metavar="NAME=MODULE:ATTRIBUTE",
+                        help="answer the requests for game NAME with the Game object "
+                             "MODULE:ATTRIBUTE (your own subclass, a modified engine) instead "
+                             "of the registered one; may be repeated")
+    args = parser.parse_args(argv)
+    try:
+        engines = engines_from(args.engine)
+    except ValueError as error:
+        parser.exit(2, f"{parser.prog}: {error}\n")
+    Adapter(engines).serve()
+
+
+if __name__ == "__main__":
+    main()
