@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 import attrs
 
-from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
 
 _MAXRSS = ("import resource, subprocess, sys, time; start = time.perf_counter(); "
            "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
@@ -139,7 +139,7 @@ def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
 def bench_rounds(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     """Time per game against its length in the game's unit (in process, after a warm-up)."""
     from hanamikoji.engine.core.registry import get
-    from hanamikoji.cli.simulate import play_game
+    from hanamikoji.engine.core.seeded import play_game
 
     game = get(ctx.game)
     config = game.configure()
@@ -197,8 +197,9 @@ def bench_validate(ctx: Context) -> list[dict[str, Any]]:
 
 def _perft_depths(ctx: Context) -> tuple[int, ...]:
     from hanamikoji.engine.core.registry import get
+    from hanamikoji.oracle.core.perft import hooks as perft_hooks
 
-    limit = get(ctx.game).perft_max_depth()
+    limit = perft_hooks(get(ctx.game)).max_depth()
     deepest = limit[0] if limit is not None else 4
     return tuple(sorted({max(1, deepest // 3), max(1, 2 * deepest // 3), deepest}))
 

@@ -13,11 +13,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from hanamikoji.cli.main import EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from hanamikoji.cli.options import game_and_config
 from hanamikoji.cli.simulate import CHUNK, Tally, chunks, ignore_interrupts, play_chunk, play_game
 
-EXIT_INTERRUPTED = 130
 
 
 def cannot_read(path: str, error: OSError) -> str:

@@ -22,13 +22,8 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 from hanamikoji.cli import interrupt
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-
-
-class UsageError(Exception):
-    """Bad arguments or unreadable input found after parsing: exit 2 with this one line."""
-
+from hanamikoji.cli.base import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError, integer, path,
+                                 seconds, shown)
 
 class _Parser(argparse.ArgumentParser):
     """One line per error, naming the option at fault first (``--games must be at least 1, not
@@ -76,37 +71,6 @@ def toolkit_version() -> str:
         return "unknown"
 
 
-# --- values of options: one wording for every command ------------------------------------
-#
-# A type below raises ArgumentTypeError with a message that starts "takes" or "must", and
-# _Parser.error puts the option's name in front: "--games must be at least 1, not 0",
-# "--seed takes an integer, not 'x'", "--timeout must be from 0.1 to 3600 seconds, not 0",
-# "--records takes a path, not an empty one".
-
-#: Python converts no integer of more digits than this (sys.get_int_max_str_digits).
-MAX_DIGITS = 4300
-
-
-def shown(text: str) -> str:
-    """``text`` quoted for a message, cut when long."""
-    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
-
-
-def integer(text: str, *, at_least: int | None = None, what: str = "a whole number") -> int:
-    """The integer ``text`` writes, at least ``at_least`` if given."""
-    digits = text.strip().lstrip("+-").replace("_", "")
-    if digits.isdigit() and len(digits) > MAX_DIGITS:
-        raise argparse.ArgumentTypeError(
-            f"takes {what} of at most {MAX_DIGITS:,} digits, not one of {len(digits):,} digits")
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes {what}, not {shown(text)}") from None
-    if at_least is not None and value < at_least:
-        raise argparse.ArgumentTypeError(f"must be at least {at_least}, not {value}")
-    return value
-
-
 def _nonnegative(text: str) -> int:
     return integer(text, at_least=0)
 
@@ -119,20 +83,6 @@ def _seed(text: str) -> int:
     return integer(text, what="an integer")
 
 
-def seconds(text: str, low: float = 0.1, high: float = 3600) -> float:
-    """A number of seconds from ``low`` to ``high``."""
-    if len(text) > 40:
-        raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} seconds, not "
-                                         f"{shown(text)}")
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes a number of seconds, not {shown(text)}") from None
-    if not low <= value <= high:  # NaN too
-        raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} seconds, not {text}")
-    return value
-
-
 def _query_seconds(text: str) -> float:
     return seconds(text)
 
@@ -143,13 +93,6 @@ def _any_seconds(text: str) -> float:
         return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"takes a number of seconds, not {shown(text)}") from None
-
-
-def path(text: str) -> str:
-    """A file or folder name: not empty (an empty one would be silently no file)."""
-    if not text:
-        raise argparse.ArgumentTypeError("takes a path, not an empty one")
-    return text
 
 
 def _variant(parser: argparse.ArgumentParser) -> None:
@@ -236,7 +179,7 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     query.add_argument("--timeout", type=_query_seconds, default=10.0, metavar="S",
                        help="with --where: seconds z3 may take before the answer is 'unknown' "
                             "(default 10)")
-    query.set_defaults(handler="hanamikoji.spec.core.commands:query")
+    query.set_defaults(handler="hanamikoji.cli.model:query")
 
     verify = commands.add_parser(
         "verify", help="answer every query and sample the property suite: the main job")
@@ -248,7 +191,7 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     verify.add_argument("--seed", type=_seed, default=0, help="property sample seed (default 0)")
     verify.add_argument("--game", default=None, metavar="NAME",
                         help="only this game (default: every registered game)")
-    verify.set_defaults(handler="hanamikoji.spec.core.commands:verify")
+    verify.set_defaults(handler="hanamikoji.cli.model:verify")
 
 
 def _spec_commands(commands: argparse._SubParsersAction) -> None:
@@ -265,7 +208,7 @@ def _spec_commands(commands: argparse._SubParsersAction) -> None:
                           help="only this game's spec (default: every registered game's)")
     coverage.add_argument("--root", type=path, metavar="DIR",
                           help="the checkout to read (default: found from the current folder)")
-    coverage.set_defaults(handler="hanamikoji.spec.core.coverage:main")
+    coverage.set_defaults(handler="hanamikoji.cli.model:coverage")
 
 
 def _oracle_commands(commands: argparse._SubParsersAction) -> None:

@@ -53,7 +53,7 @@ def option_values(game: Game, args: argparse.Namespace) -> dict[str, Any]:
         if "players" in known:
             given.append(("players", players, "--players"))
         else:
-            from hanamikoji.cli.main import integer
+            from hanamikoji.cli.base import integer
 
             try:
                 count = integer(players)

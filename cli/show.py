@@ -21,7 +21,7 @@ import sys
 from collections import Counter
 from typing import Any, Iterator
 
-from hanamikoji.cli.main import UsageError
+from hanamikoji.cli.base import UsageError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.engine.core.registry import get
 from hanamikoji.cli.simulate import winners_key

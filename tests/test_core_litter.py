@@ -1,4 +1,4 @@
-"""Commands that run Hypothesis leave nothing in the user's folder (issue 13: no litter)."""
+"""Commands that run Hypothesis leave nothing in the user's folder."""
 
 from __future__ import annotations
 

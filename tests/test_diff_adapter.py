@@ -1,4 +1,4 @@
-"""The adapter loop users import to put an engine behind the diff protocol (issue 13):
+"""The adapter loop users import to put an engine behind the diff protocol:
 :class:`ProtocolAdapter` (the loop), :class:`EngineAdapter` (an engine with the reference's API,
 what docs/examples/adapter.py runs) and :func:`load` (``MODULE[:NAME]``)."""
 

@@ -1,4 +1,4 @@
-"""``hanamikoji diff`` against adapters that misbehave as processes (issue 13): a hang ends the
+"""``hanamikoji diff`` against adapters that misbehave as processes: a hang ends the
 adapter's whole process group, a flood of standard error keeps the harness's memory flat, an
 adapter that cannot start is exit 2 (not a divergence), and partial views (``view_keys``)."""
 

@@ -1,4 +1,4 @@
-"""``hanamikoji diff --leaks -- COMMAND``: the black-box leak check (issue 13 §4). Pairs of
+"""``hanamikoji diff --leaks -- COMMAND``: the black-box leak check. Pairs of
 games that differ only in what one player cannot see; the engine's own answers to ``observe``
 for that player must be the same. Leaking engines run as separate processes are caught, the
 reference passes."""

@@ -1,5 +1,5 @@
 """Ctrl-C during a z3 check is an interrupt: "interrupted", exit 130, no answer and no report
-(issue 12 §3). z3 takes SIGINT as a cancelled check; the solver turns that into an interrupt."""
+. z3 takes SIGINT as a cancelled check; the solver turns that into an interrupt."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from hanamikoji.engine.hanamikoji import Rules, apply, new_game
 from hanamikoji.cli.main import main
 from hanamikoji.oracle.core.diff import compare_engines
+from hanamikoji.oracle.core.diff import hooks as diff_hooks
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
 from hanamikoji.oracle.hanamikoji.adapter import EngineAdapter
 from hanamikoji.engine.hanamikoji.codec import parse_deal, parse_decision
@@ -141,7 +142,7 @@ def test_a_crashing_engine_is_reported_with_its_stderr(tmp_path):
     argv = script(tmp_path, "crash.py", "for line in sys.stdin:\n"
                   "    sys.stderr.write('boom: engine failed\\n'); sys.stderr.flush(); sys.exit(3)\n")
     # It exits before answering its very first request: it cannot start (exit 2), not a
-    # divergence (issue 13); the message still has its exit code and stderr.
+    # divergence; the message still has its exit code and stderr.
     from hanamikoji.oracle.core.diff import CannotStart
 
     with pytest.raises(CannotStart) as error:
@@ -347,14 +348,14 @@ def test_configurations_draw_every_choice_unless_fixed(testgame):
     def args(**given):
         return argparse.Namespace(**{"variant": None, "players": None, "option": [], **given})
 
-    assert names(hanamikoji.diff_configs(args(variant="both"))) == \
+    assert names(diff_hooks(hanamikoji).configs(args(variant="both"))) == \
         ["standard", "italian-three-rounds"]
-    assert names(hanamikoji.diff_configs(args(variant="italian-three-rounds"))) == \
+    assert names(diff_hooks(hanamikoji).configs(args(variant="italian-three-rounds"))) == \
         ["italian-three-rounds"]
-    assert names(hanamikoji.diff_configs(args(option=["variant=italian-three-rounds"]))) == \
+    assert names(diff_hooks(hanamikoji).configs(args(option=["variant=italian-three-rounds"]))) == \
         ["italian-three-rounds"]
-    assert [testgame.num_players(c) for c in testgame.diff_configs(None)] == [3, 4, 5]
-    assert [testgame.num_players(c) for c in testgame.diff_configs(args(players="5"))] == [5]
+    assert [testgame.num_players(c) for c in diff_hooks(testgame).configs(None)] == [3, 4, 5]
+    assert [testgame.num_players(c) for c in diff_hooks(testgame).configs(args(players="5"))] == [5]
 
 
 # --- the reference adapter, request by request ------------------------------------------------
@@ -539,10 +540,10 @@ def test_any_answer_is_judged_in_process(data):
     from hanamikoji.engine.core.registry import get
 
     game = get("hanamikoji")
-    config = data.draw(st.sampled_from(game.diff_configs(None)))
+    config = data.draw(st.sampled_from(diff_hooks(game).configs(None)))
     state = game.new_game(config)
     adapter = Adapter()
-    adapter.answer(json.dumps(game.diff_new_game(config, 0)))
+    adapter.answer(json.dumps(diff_hooks(game).new_game_request(config, 0)))
     rng = random.Random(data.draw(st.integers(0, 99)))
     for _ in range(data.draw(st.integers(0, 12))):
         if game.is_terminal(state):
@@ -589,4 +590,4 @@ def test_the_view_normaliser_never_raises(view):
     """INFO-1: Hanamikoji's normaliser of views (multisets in any order) takes any JSON."""
     from hanamikoji.engine.core.registry import get
 
-    get("hanamikoji").normal_view_json(view)
+    diff_hooks(get("hanamikoji")).normal_view(view)

@@ -24,9 +24,10 @@ from hanamikoji.engine.hanamikoji import (
 )
 from hanamikoji.oracle.core import perft as core_perft
 from hanamikoji.cli.main import main
-from hanamikoji.cli.simulate import play_game
+from hanamikoji.engine.core.seeded import play_game
 from hanamikoji.engine.hanamikoji.game_type import GAME
 from hanamikoji.oracle.hanamikoji.perft import divide, perft, round_start, seeded_deal
+from hanamikoji.oracle.hanamikoji.perft import HanamikojiPerft
 from hanamikoji.engine.hanamikoji.codec import parse_deal
 from hanamikoji.properties.core.cite import checks
 
@@ -219,12 +220,12 @@ def test_docs_table_is_the_vectors_table():
 @pytest.mark.parametrize("seed, first", [(0, 0), (1, 1), (2, 0), (4, 1)])
 def test_the_generic_walk_equals_the_games_fast_count(seed, first):
     """TURN-1, TURN-3, TURN-4: the core's plain walk of the interface and Hanamikoji's
-    per-player tables (Game.fast_perft) count the same, from the seeded start of ``perft
+    per-player tables (HanamikojiPerft.count) count the same, from the seeded start of ``perft
     --seed``, which is the deal of game 0 of the seed."""
     state = core_perft.seeded_start(GAME, GAME.configure({}), seed, first)
     assert state == round_start(seeded_deal(seed), first)
     walked = core_perft.walk(GAME, state, 2)
-    assert GAME.fast_perft(state, 2) == walked == core_perft.perft(GAME, state, 2)
+    assert HanamikojiPerft(GAME).count(state, 2) == walked == core_perft.perft(GAME, state, 2)
     assert core_perft.divide(GAME, state, 2) == tuple(
         (d, core_perft.walk(GAME, GAME.apply(state, d), 1)[1]) for d in GAME.legal_actions(state))
 
@@ -235,8 +236,8 @@ def test_the_generic_walk_equals_the_fast_count_late_in_a_round_and_beyond():
     final = play_game(GAME, GAME.configure({}), 7, 0)
     states = [s for s in GAME.states(final) if GAME.current_player(s) >= 0]
     for state in states[8::9]:
-        assert GAME.fast_perft(state, 14) == core_perft.walk(GAME, state, 14)
-    assert GAME.fast_perft(final, 2) is None and core_perft.perft(GAME, final, 2) == (1, 0, 0)
+        assert HanamikojiPerft(GAME).count(state, 14) == core_perft.walk(GAME, state, 14)
+    assert HanamikojiPerft(GAME).count(final, 2) is None and core_perft.perft(GAME, final, 2) == (1, 0, 0)
 
 
 def _write(path, obj):

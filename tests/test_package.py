@@ -1,5 +1,5 @@
 """The package as users get it: ``hanamikoji.__version__``, and a wheel that ships the library
-(the adapter included) but no test module (issue 13)."""
+(the adapter included) but no test module."""
 
 from __future__ import annotations
 

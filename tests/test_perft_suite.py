@@ -1,5 +1,5 @@
 """``hanamikoji perft --suite FILE`` (a file of perft cases, pass or fail per case) and
-``perft --record FILE --at WHERE`` (count from a place in a game record), issue 13."""
+``perft --record FILE --at WHERE`` (count from a place in a game record)."""
 
 from __future__ import annotations
 

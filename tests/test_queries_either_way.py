@@ -1,4 +1,4 @@
-"""Every claim can fail (issue 12): each yes/no or bound claim of Hanamikoji's catalogue is
+"""Every claim can fail: each yes/no or bound claim of Hanamikoji's catalogue is
 decided either way. Asked with a rule left out, or with the opposite bound, each query gives the
 opposite answer, with a counterexample whose decoded values answer the question (recomputed here
 in plain Python or in the engine, never read back from z3), and a witness game exactly where

@@ -1,4 +1,4 @@
-"""``hanamikoji show`` and ``hanamikoji stats`` (issue 13): records for a person, for both
+"""``hanamikoji show`` and ``hanamikoji stats``: records for a person, for both
 games; a player's view reveals nothing hidden from them; bad input as validate reports it."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hanamikoji.cli.simulate import play_game
+from hanamikoji.engine.core.seeded import play_game
 
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:  # the test game is the package testgame of tests/

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from hanamikoji.oracle.core import perft as P
-from hanamikoji.cli.simulate import play_game
+from hanamikoji.engine.core.seeded import play_game
 from hanamikoji.properties.core.cite import checks
 
 TESTS = Path(__file__).resolve().parent

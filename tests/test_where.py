@@ -1,4 +1,4 @@
-"""Ad-hoc questions (issue 12 §1): ``ask`` / ``query --where`` answer possible (with a witness
+"""Ad-hoc questions: ``ask`` / ``query --where`` answer possible (with a witness
 game that validates and in which the expression holds), impossible (with a core of rule IDs) or
 unknown; each answer is checked against an independent enumeration of the search's rows."""
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
 import attrs
 
+from .codec import dumps
 from .errors import GameError, InvalidActionError, OptionError
 
 #: ``current_player`` at a chance node and at the end of the game (OpenSpiel's values).
@@ -32,6 +33,15 @@ CHANCE = -1
 TERMINAL = -4
 
 JSON = Any
+
+
+def player_json(player: int) -> int | str:
+    """``current_player`` as a player number, ``"chance"`` or ``"terminal"``."""
+    if player == CHANCE:
+        return "chance"
+    if player == TERMINAL:
+        return "terminal"
+    return player
 
 
 @attrs.frozen
@@ -261,6 +271,12 @@ class Game(abc.ABC):
     def view_to_json(self, view: Any) -> JSON:
         """A view (what :meth:`observe` returns) as JSON."""
 
+    def view_text(self, view: Any) -> str:
+        """``view_to_json(view)`` as canonical text (:func:`.codec.dumps`: sorted keys, no
+        spaces), the text the oracle compares. A game whose views grow with the game (a log with
+        perfect recall) may build it step by step; it must be byte for byte the same."""
+        return dumps(self.view_to_json(view))
+
     def outcome_to_json(self, outcome: Outcome | None) -> JSON:
         if outcome is None:
             return None
@@ -351,45 +367,6 @@ class Game(abc.ABC):
     def spec_path(self, root: pathlib.Path) -> pathlib.Path:
         return root / self.spec_file
 
-    # --- perft and vectors: optional ------------------------------------------------------
-
-    def fast_perft(self, state: Any, depth: int) -> tuple[int, ...] | None:
-        """The perft counts at depths ``0..depth`` from ``state`` (:mod:`.perft`: chance nodes
-        and the end are leaves), counted faster than a plain walk, or None where this game has
-        no faster count (then :func:`.perft.walk` counts). The tests check it against the walk."""
-        return None
-
-    def fast_divide(self, state: Any, depth: int) -> tuple[tuple[Any, int], ...] | None:
-        """``fast_perft(state, depth)[depth]`` split by the first decision, in
-        ``legal_actions`` order (one count shared by every child), or None as for
-        :meth:`fast_perft`."""
-        return None
-
-    def perft_max_depth(self) -> tuple[int, str] | None:
-        """The deepest ``perft --depth`` the game allows and why, or None for any depth."""
-        return None
-
-    def perft_header(self, state: Any) -> tuple[dict[str, Any], str]:
-        """How ``perft`` names its starting position: the JSON fields before ``depths`` and the
-        text after ``perft of SOURCE:``. By default the position itself."""
-        player = self.current_player(state)
-        made = len(self.history(state))
-        return ({"position": self.position_to_json(state)},
-                f"{made} decision{'' if made == 1 else 's'} from the start, "
-                + (f"player {player} to decide" if player >= 0 else "no player to decide"))
-
-    def start_from_json(self, obj: JSON, config: Any) -> Any:
-        """The state a game's own start file describes (``perft --deal FILE``), under ``config``
-        unless the file says otherwise; :class:`GameError` naming the JSON path when it is not
-        one. None when the game has no start files (the default)."""
-        return None
-
-    def vector_files(self) -> Mapping[str, Any] | None:
-        """The game's hand-made conformance vectors: file name to :class:`.vectors.VectorFile`
-        for each of :data:`.vectors.FILES`, or None (the default) for the corpus the core builds
-        from seeded games."""
-        return None
-
     # --- helpers every tool uses ----------------------------------------------------------
 
     def players(self, state: Any) -> range:
@@ -424,64 +401,6 @@ class Game(abc.ABC):
         for decision in self.history(state):
             current = self.apply(current, decision)
             yield current
-
-    # --- diff (optional: the defaults serve any game) ----------------------------------------
-
-    def diff_configs(self, args: Any) -> tuple[Any, ...]:
-        """The configurations ``hanamikoji diff`` draws its games from: the options fixed on
-        its command line (``args``; None: none), every other option with choices or a small
-        range drawn per game (:func:`.diff.configurations`)."""
-        from hanamikoji.oracle.core.diff import configurations
-
-        if args is None:
-            return configurations(self, {})
-        from hanamikoji.cli.options import option_values
-
-        import argparse
-
-        given = argparse.Namespace(**vars(args))
-        if getattr(given, "variant", None) == "both":  # the harness's default, for any game
-            given.variant = None
-        if getattr(given, "players", None) is not None:
-            given.players = str(given.players)
-        return configurations(self, option_values(self, given))
-
-    def diff_label(self, config: Any) -> str:
-        """The game and options of a compared game, for the report (``maiko, players=3, ...``)."""
-        return ", ".join([self.name] + [f"{k}={v}" for k, v in self.options_of(config).items()])
-
-    def diff_new_game(self, config: Any, first_player: int) -> dict[str, Any]:
-        """The ``new_game`` request an adapter that declared no protocol gets (the general
-        one: the game, its player count, options and first player)."""
-        from hanamikoji.oracle.core.protocol import new_game_request
-
-        return new_game_request(self, config, first_player)
-
-    def diff_chance_request(self, outcome: Any) -> dict[str, Any]:
-        """The request that tells an adapter that declared no protocol a chance outcome (the
-        general one: ``{"op": "chance", "outcome": ...}``)."""
-        from hanamikoji.oracle.core.protocol import chance_request
-
-        return chance_request(self, outcome)
-
-    def normal_view_json(self, view: Any) -> Any:
-        """The other engine's view with what the protocol leaves free put in the reference's
-        order (the order of a multiset, say); must never raise on any JSON."""
-        return view
-
-    def diff_check_seeded(self, argv: Sequence[str], timeout: float,
-                          configs: Sequence[Any] = ()) -> Any:
-        """A check before any game, a Divergence or None: by default the optional
-        ``random_chance`` request under the first of ``configs`` (:func:`.diff.check_seeded`)."""
-        from hanamikoji.oracle.core.diff import check_seeded
-
-        return check_seeded(self, configs[0] if configs else self.configure(), argv, timeout)
-
-    def diff_play(self, data: Any, engine: Any, configs: Sequence[Any]) -> None:
-        """One game of ``hanamikoji diff``, drawn by Hypothesis from ``data``."""
-        from hanamikoji.oracle.core.diff import play
-
-        play(data, engine, self, configs)
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"

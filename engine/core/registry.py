@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Iterator
+from typing import Any, Iterator
 
 from .errors import OptionError
 from .game import Game
@@ -122,3 +122,13 @@ def by_format(record_format: object) -> Game | None:
 
 #: by_format's answers, for as long as the set of games stays the same.
 _FORMATS: dict = {}
+
+
+def load(target: str) -> Any:
+    """The object ``MODULE:ATTRIBUTE`` names, or the module ``MODULE``; the attribute may be
+    any name the module answers (a module ``__getattr__`` may serve names with dashes). An
+    import that fails or a missing attribute raises :class:`ImportError` or
+    :class:`AttributeError`."""
+    module, _, attribute = target.partition(":")
+    loaded = importlib.import_module(module.strip())
+    return getattr(loaded, attribute.strip()) if attribute.strip() else loaded

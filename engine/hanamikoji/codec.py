@@ -33,7 +33,8 @@ from typing import Any
 
 import attrs
 
-from hanamikoji.oracle.core import protocol as _core
+from hanamikoji.engine.core import codec as _core
+from hanamikoji.engine.core import game as _game
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.actions import (
     ALL_KINDS,
@@ -111,7 +112,7 @@ def result_json(result: Result | None) -> dict[str, Any] | None:
     return {"winner": result.winner, "reason": result.reason.value}
 
 
-player_json = _core.player_json
+player_json = _game.player_json
 
 
 def _generic(value: Any) -> Any:

@@ -6,7 +6,7 @@ are the very games ``hanamikoji simulate --seed S`` plays and records.
 
 from __future__ import annotations
 
-from hanamikoji.cli.simulate import game_rng
+from hanamikoji.engine.core.seeded import game_rng
 from .game import State, random_game
 from .rules import STANDARD, Rules
 

@@ -134,7 +134,7 @@ class MaikoGame(Game):
         return kind + "".join(f" {k}={v}" for k, v in out.items())
 
     def view_to_json(self, v: view.View) -> Any:
-        return record.view_to_json(v)
+        return view.view_to_json(v)
 
     def to_record(self, state: State) -> dict[str, Any]:
         return record.to_record(state)
@@ -162,56 +162,11 @@ class MaikoGame(Game):
     def resample(self, state: State, player: int, rng: random.Random) -> State:
         return view.resample(state, player, rng)
 
-    # --- diff
-
-    def diff_view_text(self, v: view.View) -> str:
-        """``view_to_json(v)`` as the oracle's canonical text, built step by step: a view has
-        perfect recall, and ``diff`` asks every player's view after every decision, so the log's
-        text is extended instead of written again (:func:`.view.view_text`)."""
+    def view_text(self, v: view.View) -> str:
+        """``view_to_json(v)`` as canonical text, built step by step: a view has perfect recall,
+        and ``diff`` asks every player's view after every decision, so the log's text is
+        extended instead of written again (:func:`.view.view_text`)."""
         return view.view_text(v)
-
-    def diff_play(self, data: Any, engine: Any, configs: Any) -> None:
-        """One game of ``hanamikoji diff``: the core's (:func:`~hanamikoji.oracle.core.diff.play`)
-        with :meth:`diff_plan`, so that half the games fill boards and end within a few hundred
-        decisions (uniform play takes 500 to 1,000 and rarely fills a board): the last turns of
-        a full board, rows and columns, and the scoring of many ends are compared often."""
-        from hanamikoji.oracle.core.diff import play
-
-        play(data, engine, self, configs, plan=self.diff_plan)
-
-    def diff_plan(self, state: State) -> Any:
-        """What a player who knows the layout does to make pairs (MK-FLIP-3): the first flip of
-        a face-down tile whose item has another tile face down, then the second flip of that
-        other tile; None when there is no such flip (or no flip to make)."""
-        from .actions import Flip
-        from .components import FRIEND, NUM_ITEMS
-
-        if state.phase is game.Phase.FIRST:
-            seen: dict[int, int] = {}
-            for space, status in enumerate(state.spaces):
-                code = state.layout[space]
-                if status == game.DOWN and code != FRIEND:
-                    if code % NUM_ITEMS in seen:
-                        return Flip(seen[code % NUM_ITEMS])
-                    seen[code % NUM_ITEMS] = space
-        elif state.phase is game.Phase.SECOND and state.pending is not None \
-                and state.layout[state.pending] != FRIEND:
-            item = state.layout[state.pending] % NUM_ITEMS
-            for space, status in enumerate(state.spaces):
-                code = state.layout[space]
-                if status == game.DOWN and code != FRIEND and code % NUM_ITEMS == item:
-                    return Flip(space)
-        return None
-
-    # --- vectors
-
-    def vector_files(self) -> dict[str, Any]:
-        """The hand-built corpus of tests/vectors/maiko/ (:mod:`.vectors`): constructed games
-        reach the rare positions (a row and a column at once, a token from a tutor card, the
-        last turns) that the core's corpus of seeded games would miss, for 2, 3 and 4 players."""
-        from hanamikoji.oracle.maiko.vectors import files
-
-        return files()
 
 
 GAME = MaikoGame()

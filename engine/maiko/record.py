@@ -41,7 +41,6 @@ from .actions import (
 )
 from .components import NUM_ITEMS, TOTAL_TILES, Colour, Config, parse_tile, tile_name
 from .game import Phase, Reason, Result, State, apply, new_game
-from .view import Seen, View
 
 FORMAT = "maiko-record/1"
 _REASON_RULE = {Reason.FULL_BOARD: "MK-END-2", Reason.NO_FACE_DOWN: "MK-END-4",
@@ -168,39 +167,6 @@ def _tile(value: Any, path: str) -> int:
 def result_to_json(result: Result) -> dict[str, Any]:
     return {"winners": list(result.winners), "reason": result.reason.value,
             "scores": list(result.scores), "own_colour": list(result.own)}
-
-
-def _seen_to_json(seen: Seen) -> dict[str, Any]:
-    out = {"turn": seen.turn, "player": seen.player, "decision": decision_to_json(seen.decision)}
-    if seen.tile is not None:
-        out["tile"] = tile_name(seen.tile)
-    return out
-
-
-def view_to_json(view: View) -> dict[str, Any]:
-    """A view as JSON: the board as ``"down"``, ``"empty"`` or the face-up tile per space."""
-    board = ["down" if v == -1 else "empty" if v == -2 else tile_name(v) for v in view.board]
-    return {
-        "player": view.player, "options": options_of(view.config),
-        "first_player": view.first_player, "current_player": view.current_player,
-        "phase": view.phase.value, "turn": view.turn, "board": board,
-        "maiko_boards": [_board_json(b) for b in view.boards],
-        "tokens": {"hands": list(view.hands), "pool": view.pool, "tutor_cards": list(view.cards)},
-        "discarded": [tile_name(t) for t in view.discarded],
-        "box": [tile_name(t) for t in view.box],
-        "pending": view.pending, "visited": view.visited, "looks": list(view.looks),
-        "row_discard": None if view.sweep_row is None else
-        {"row": view.sweep_row, "next": view.sweep_index},
-        "end_triggered_by": view.triggered_by,
-        "result": None if view.result is None else result_to_json(view.result),
-        "log": [_seen_to_json(s) for s in view.log],
-    }
-
-
-def _board_json(board: tuple[int, ...]) -> list[list[str]]:
-    """A maiko board as nine lists of tile names, item 0 first."""
-    return [[tile_name(c * NUM_ITEMS + item) for c in range(4) for _ in range(board[item * 4 + c])]
-            for item in range(NUM_ITEMS)]
 
 
 # --- writing records ------------------------------------------------------------------------

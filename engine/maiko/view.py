@@ -17,8 +17,11 @@ position now. It never holds the layout or another player's looks.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import attrs
+
+from hanamikoji.engine.core.codec import dumps
 
 from .actions import Danna, Decision, Flip, Layout, OneSan
 from .components import (
@@ -42,6 +45,7 @@ from .game import (
     current_player,
     new_game,
 )
+from .record import decision_to_json, options_of, result_to_json
 
 #: In :attr:`View.board`: a face-down tile, an empty space.
 HIDDEN, GONE = -1, -2
@@ -161,15 +165,48 @@ def _log(state: State, player: int) -> tuple[Seen, ...]:
 _LOG_TEXTS: dict[int, tuple[tuple[Seen, ...], str]] = {}
 
 
+# --- the view as JSON --------------------------------------------------------------------------
+
+
+def _seen_to_json(seen: Seen) -> dict[str, Any]:
+    out = {"turn": seen.turn, "player": seen.player, "decision": decision_to_json(seen.decision)}
+    if seen.tile is not None:
+        out["tile"] = tile_name(seen.tile)
+    return out
+
+
+def view_to_json(view: View) -> dict[str, Any]:
+    """A view as JSON: the board as ``"down"``, ``"empty"`` or the face-up tile per space."""
+    board = ["down" if v == -1 else "empty" if v == -2 else tile_name(v) for v in view.board]
+    return {
+        "player": view.player, "options": options_of(view.config),
+        "first_player": view.first_player, "current_player": view.current_player,
+        "phase": view.phase.value, "turn": view.turn, "board": board,
+        "maiko_boards": [_board_json(b) for b in view.boards],
+        "tokens": {"hands": list(view.hands), "pool": view.pool, "tutor_cards": list(view.cards)},
+        "discarded": [tile_name(t) for t in view.discarded],
+        "box": [tile_name(t) for t in view.box],
+        "pending": view.pending, "visited": view.visited, "looks": list(view.looks),
+        "row_discard": None if view.sweep_row is None else
+        {"row": view.sweep_row, "next": view.sweep_index},
+        "end_triggered_by": view.triggered_by,
+        "result": None if view.result is None else result_to_json(view.result),
+        "log": [_seen_to_json(s) for s in view.log],
+    }
+
+
+def _board_json(board: tuple[int, ...]) -> list[list[str]]:
+    """A maiko board as nine lists of tile names, item 0 first."""
+    return [[tile_name(c * NUM_ITEMS + item) for c in range(4) for _ in range(board[item * 4 + c])]
+            for item in range(NUM_ITEMS)]
+
+
+
 def view_text(view: View) -> str:
     """``view`` as the canonical JSON text of the oracle (``protocol.dumps`` of
-    ``record.view_to_json(view)``: sorted keys, no spaces), byte for byte: the text of the view
+    ``view_to_json(view)``: sorted keys, no spaces), byte for byte: the text of the view
     without its log and maiko boards, with the text of each put in its place (the log's is
     extended step by step, a board's is kept while the board stays as it is)."""
-    from hanamikoji.oracle.core.protocol import dumps
-
-    from .record import view_to_json
-
     text = dumps(view_to_json(attrs.evolve(view, log=(), boards=())))
     # The keys of a view are sorted and unique and no string in it holds a quote, so each
     # empty list below appears once, in its key's place.
@@ -187,10 +224,6 @@ _BOARD_TEXTS: dict[tuple[int, ...], str] = {}
 def _board_text(board: tuple[int, ...]) -> str:
     text = _BOARD_TEXTS.get(board)
     if text is None:
-        from hanamikoji.oracle.core.protocol import dumps
-
-        from .record import _board_json
-
         if len(_BOARD_TEXTS) >= 4096:
             _BOARD_TEXTS.clear()
         text = _BOARD_TEXTS[board] = dumps(_board_json(board))
@@ -198,10 +231,6 @@ def _board_text(board: tuple[int, ...]) -> str:
 
 
 def _log_text(player: int, log: tuple[Seen, ...]) -> str:
-    from hanamikoji.oracle.core.protocol import dumps
-
-    from .record import _seen_to_json
-
     hit = _LOG_TEXTS.get(player)
     if hit is not None:
         known, text = hit

@@ -36,7 +36,7 @@ from hanamikoji.engine.core.errors import (
     OptionError,
 )
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Game, Outcome
-from hanamikoji.oracle.core.protocol import dumps
+from hanamikoji.engine.core.codec import dumps
 
 __all__ = ["NAMES", "Encoding", "Layout", "NoRecordError", "Play", "Setup", "get"]
 

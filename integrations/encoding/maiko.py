@@ -33,7 +33,7 @@ from typing import Any, Sequence
 import attrs
 
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Outcome
-from hanamikoji.oracle.core.protocol import dumps
+from hanamikoji.engine.core.codec import dumps
 from hanamikoji.engine.maiko import record as R
 from hanamikoji.engine.maiko import view as V
 from hanamikoji.engine.maiko.actions import (
@@ -161,7 +161,7 @@ class MaikoEncoding(Encoding):
 
     def observation_text(self, view: V.View) -> str:
         """The view with its log cut to the last step (what was just seen)."""
-        return dumps(R.view_to_json(attrs.evolve(view, log=view.log[-1:])))
+        return dumps(V.view_to_json(attrs.evolve(view, log=view.log[-1:])))
 
     def state_text(self, state: Any) -> str:
         head = (f"Maiko · {state.config.players} players · turn {state.turn} · "

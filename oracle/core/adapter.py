@@ -45,7 +45,7 @@ from typing import Any, Iterable, Mapping, Sequence, TextIO
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import Game
 from hanamikoji.oracle.core.protocol import GENERAL_PROTOCOL, dumps, player_json
-from hanamikoji.engine.core.registry import DEFAULT, get
+from hanamikoji.engine.core.registry import DEFAULT, get, load
 
 
 class ProtocolAdapter:
@@ -92,18 +92,6 @@ class ProtocolAdapter:
                     out.flush()
         except (BrokenPipeError, KeyboardInterrupt):  # the harness has gone: nothing to answer
             pass
-
-
-def load(target: str) -> Any:
-    """The object ``MODULE:ATTRIBUTE`` names, or the module ``MODULE``; the attribute may be
-    any name the module answers (a module ``__getattr__`` may serve names with dashes). An
-    import that fails or a missing attribute raises :class:`ImportError` or
-    :class:`AttributeError`."""
-    import importlib
-
-    module, _, attribute = target.partition(":")
-    loaded = importlib.import_module(module.strip())
-    return getattr(loaded, attribute.strip()) if attribute.strip() else loaded
 
 
 class Adapter(ProtocolAdapter):
@@ -202,9 +190,9 @@ class Adapter(ProtocolAdapter):
         return self._first_outcome(game, game.configure(), request["seed"])
 
     def answer_line(self, line: str) -> str:
-        """:meth:`ProtocolAdapter.answer_line`; a view comes from the game's
-        ``diff_view_text`` when it has one, the same text built faster."""
-        fast = getattr(self.game, "diff_view_text", None)
+        """:meth:`ProtocolAdapter.answer_line`; a view comes from the game's own
+        :meth:`~Game.view_text` when it has one, the same text built faster."""
+        fast = self.game.view_text if type(self.game).view_text is not Game.view_text else None
         if fast is not None and '"observe"' in line:
             try:
                 request = json.loads(line)

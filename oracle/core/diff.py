@@ -5,7 +5,7 @@ The other engine runs as a separate process (``COMMAND``) that speaks the oracle
 standard input and output: one JSON object per line each way (docs/oracle.md). Hypothesis plays
 games: it chooses the options (those not fixed on the command line), the first player, the chance
 outcomes and every decision among the reference's legal ones, and now and then offers a decision
-the rules forbid (a game may play its own way, :meth:`Game.diff_play`: the default game also
+the rules forbid (a game may play its own way, :meth:`DiffExtension.play`: Hanamikoji's also
 builds rounds to end with chosen sides). At every step the harness asks the other engine whose
 turn it is, the legal decisions, every player's view and the result, and compares them with the
 reference's through the game's codecs. The first difference fails the game; Hypothesis then
@@ -14,8 +14,10 @@ differing step with both answers.
 
 Requests: the general ones (``new_game`` naming the game, ``chance``) to an adapter that
 declares protocol 2 in its answer to ``new_game``, and to any adapter of a game that has no
-requests of its own; otherwise the game's own (:meth:`Game.diff_new_game`,
-:meth:`Game.diff_chance_request`), so that adapters written before the core keep working.
+requests of its own; otherwise the game's own (:meth:`DiffExtension.new_game_request`,
+:meth:`DiffExtension.chance_request`), so that adapters written before the core keep working.
+What the harness knows of one game beyond its interface is that game's :class:`DiffExtension`
+(``EXTENSION`` of ``hanamikoji.oracle.<game>.diff``; :mod:`hanamikoji.oracle.core.extension`).
 
 An engine that crashes, prints something that is not a JSON line, or does not answer in time is
 reported the same way, with what it printed on its standard error; an answer of any other shape
@@ -39,9 +41,10 @@ from typing import Any, Callable, Iterator, Sequence
 import attrs
 
 from hanamikoji.cli import interrupt
-from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
 from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
+from hanamikoji.oracle.core.extension import extension
 from hanamikoji.oracle.core.protocol import (
     GENERAL_PROTOCOL,
     chance_request,
@@ -363,6 +366,71 @@ class Report:
         return out
 
 
+# --- what the harness knows of one game ------------------------------------------------------
+
+
+class DiffExtension:
+    """What ``diff`` can know of one game beyond its interface; the defaults serve any game. A
+    game's own subclass is ``EXTENSION`` of ``hanamikoji.oracle.<game>.diff``."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def configs(self, args: Any) -> tuple[Any, ...]:
+        """The configurations the games are drawn from: the options fixed on the command line
+        (``args``; None: none), every other option with choices or a small range drawn per game
+        (:func:`configurations`)."""
+        if args is None:
+            return configurations(self.game, {})
+        from hanamikoji.cli.options import option_values
+
+        given = argparse.Namespace(**vars(args))
+        if getattr(given, "variant", None) == "both":  # the harness's default, for any game
+            given.variant = None
+        if getattr(given, "players", None) is not None:
+            given.players = str(given.players)
+        return configurations(self.game, option_values(self.game, given))
+
+    def label(self, config: Any) -> str:
+        """The game and options of a compared game, for the report (``maiko, players=3, ...``)."""
+        game = self.game
+        return ", ".join([game.name] + [f"{k}={v}" for k, v in game.options_of(config).items()])
+
+    def new_game_request(self, config: Any, first_player: int) -> dict[str, Any]:
+        """The ``new_game`` request an adapter that declared no protocol gets (the general
+        one: the game, its player count, options and first player)."""
+        return new_game_request(self.game, config, first_player)
+
+    def chance_request(self, outcome: Any) -> dict[str, Any]:
+        """The request that tells an adapter that declared no protocol a chance outcome (the
+        general one: ``{"op": "chance", "outcome": ...}``)."""
+        return chance_request(self.game, outcome)
+
+    #: Whether :meth:`normal_view` may change a view (then views are compared normalised only).
+    normalises_views = False
+
+    def normal_view(self, view: Any) -> Any:
+        """The other engine's view with what the protocol leaves free put in the reference's
+        order (the order of a multiset, say); must never raise on any JSON."""
+        return view
+
+    def check_seeded(self, argv: Sequence[str], timeout: float,
+                     configs: Sequence[Any] = ()) -> Divergence | None:
+        """A check before any game, a Divergence or None: by default the optional
+        ``random_chance`` request under the first of ``configs`` (:func:`check_seeded`)."""
+        game = self.game
+        return check_seeded(game, configs[0] if configs else game.configure(), argv, timeout)
+
+    def play(self, data: Any, engine: Engine, configs: Sequence[Any]) -> None:
+        """One game, drawn by Hypothesis from ``data`` (:func:`play`)."""
+        play(data, engine, self.game, configs)
+
+
+def hooks(game: Game) -> DiffExtension:
+    """``game``'s diff hooks (its own, or the defaults)."""
+    return extension("diff", game, DiffExtension)
+
+
 # --- one game, compared step by step -------------------------------------------------------
 
 
@@ -375,7 +443,8 @@ class DiffGame:
         self.game = game
         self.config = config
         self.first_player = first_player
-        self.label = game.diff_label(config)
+        self.hooks = hooks(game)
+        self.label = self.hooks.label(config)
         self.decisions: list[Any] = []
         #: The view keys the adapter declared it gives (None: the whole view).
         self.view_keys: tuple[str, ...] | None = None
@@ -432,7 +501,7 @@ class DiffGame:
         if self.engine.general:
             request = new_game_request(self.game, self.config, self.first_player)
         else:
-            request = self.game.diff_new_game(self.config, self.first_player)
+            request = self.hooks.new_game_request(self.config, self.first_player)
         answer = self.ask(request)
         if answer.get("ok") is not True:
             raise self.diverge(request, {"ok": True}, answer, "new_game was not accepted")
@@ -539,8 +608,7 @@ class DiffGame:
         # first, unless the game puts the other engine's view in its own order (then only the
         # normalised view is compared, below).
         same = (f'{{"view":{text}}}\n'.encode("utf-8")
-                if type(game).normal_view_json is Game.normal_view_json
-                and self.view_keys is None else None)
+                if not self.hooks.normalises_views and self.view_keys is None else None)
         answer = self.ask(request, same)
         if answer is _SAME:
             return
@@ -555,7 +623,7 @@ class DiffGame:
             self._compare_partial_view(request, player, game.view_to_json(view), got)
             return
         try:
-            got_normal = game.normal_view_json(got)
+            got_normal = self.hooks.normal_view(got)
         except Exception:  # whatever an adapter answers is judged, never a crash of ours
             got_normal = got
         if _canonical(got_normal) == text:
@@ -581,7 +649,7 @@ class DiffGame:
         mine = {k: expected[k] for k in keys}
         other = {k: got[k] for k in keys}
         try:
-            merged = self.game.normal_view_json({**expected, **other})
+            merged = self.hooks.normal_view({**expected, **other})
             other_normal = ({k: merged[k] for k in keys} if isinstance(merged, dict)
                             else other)
         except Exception:  # whatever an adapter answers is judged, never a crash of ours
@@ -597,7 +665,7 @@ class DiffGame:
         if self.game.current_player(state) == CHANCE:
             if self.engine.general:
                 return chance_request(self.game, decision)
-            return self.game.diff_chance_request(decision)
+            return self.hooks.chance_request(decision)
         return {"op": "apply", "decision": self.game.decision_to_json(decision)}
 
     def send(self, state: Any, decision: Any) -> Any:
@@ -657,11 +725,10 @@ def _line(answer: Any) -> bytes:
 
 
 def view_text(game: Game, view: Any) -> str:
-    """The canonical text (:func:`.protocol.dumps`) of ``game.view_to_json(view)``: through
-    the game's ``diff_view_text`` when it has one (a game whose views grow with the game, such
-    as a log with perfect recall, may build the text step by step), else encoded whole."""
-    fast = getattr(game, "diff_view_text", None)
-    return dumps(game.view_to_json(view)) if fast is None else fast(view)
+    """The canonical text (:func:`.protocol.dumps`) of ``game.view_to_json(view)``, from the
+    game's codec (:meth:`Game.view_text`: a game whose views grow with the game, such as a log
+    with perfect recall, may build the text step by step)."""
+    return game.view_text(view)
 
 
 def _canonical(value: Any) -> str:
@@ -868,12 +935,12 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
                     progress: Progress | None = None) -> Report:
     """Play up to ``games`` games of ``game`` (default: the registry's default) against the
     engine run by ``argv``, under the configurations ``variants`` (default: the game's own
-    choice, :meth:`Game.diff_configs`); the first divergence, shrunk towards a shortest game
+    choice, :meth:`DiffExtension.configs`); the first divergence, shrunk towards a shortest game
     with at most ``shrink`` more games, or None. ``progress`` is told as each game ends."""
     from hanamikoji.engine.core.registry import get
 
     game = get() if game is None else game
-    configs = tuple(game.diff_configs(None)) if variants is None else tuple(variants)
+    configs = tuple(hooks(game).configs(None)) if variants is None else tuple(variants)
     from hypothesis import HealthCheck, Phase as HPhase, Verbosity, given, settings
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
@@ -883,7 +950,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     engine.ensure_started()  # CannotStart: reported before any game
     start = time.perf_counter()
     try:
-        divergence = game.diff_check_seeded(argv, timeout, configs=configs)
+        divergence = hooks(game).check_seeded(argv, timeout, configs=configs)
     except BaseException:
         engine.stop()
         raise
@@ -911,7 +978,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
                 raise _Stop(best)
         tried += 1
         try:
-            game.diff_play(data, engine, configs)
+            hooks(game).play(data, engine, configs)
         except DivergenceFound as found:
             if best is None or found.divergence.size() < best.size():
                 best = found.divergence
@@ -1035,20 +1102,20 @@ def check_leaks(argv: Sequence[str], *, game: Game, configs: Sequence[Any], pair
                 except DivergenceFound as found:
                     return LeakReport(done, Leak(
                         game.name, tuple(game.options_of(config).items()),
-                        game.diff_label(config), first, player,
+                        hooks(game).label(config), first, player,
                         (tuple(found.divergence.decisions), ()), (found.divergence.other, None),
                         "the engine failed while the games were played: "
                         + found.divergence.message), time.perf_counter() - started)
                 except _Stop as stop:
                     return LeakReport(done, Leak(
                         game.name, tuple(game.options_of(config).items()),
-                        game.diff_label(config), first, player,
+                        hooks(game).label(config), first, player,
                         (tuple(stop.divergence.decisions), ()), (None, None),
                         stop.divergence.message), time.perf_counter() - started)
             done += 1
             if _canonical(answers[0]) != _canonical(answers[1]):
                 return LeakReport(done, Leak(
-                    game.name, tuple(game.options_of(config).items()), game.diff_label(config),
+                    game.name, tuple(game.options_of(config).items()), hooks(game).label(config),
                     first, player, (sent[0], sent[1]), (answers[0], answers[1]),
                     f"the view of player {player} changes with what player {player} cannot "
                     f"see{_leak_where(answers[0], answers[1])}"), time.perf_counter() - started)
@@ -1192,7 +1259,7 @@ def run(args: argparse.Namespace) -> int:
     from hanamikoji.cli.options import game_and_config
 
     game, _ = game_and_config(_without_variant(args))
-    configs = game.diff_configs(args)
+    configs = hooks(game).configs(args)
     from hanamikoji.cli.commands import no_hypothesis_litter, progress_bar
 
     leaks = getattr(args, "leaks", False)
@@ -1238,7 +1305,7 @@ def _shown_on(bar: Any) -> Progress:
 
 
 def _without_variant(args: argparse.Namespace) -> argparse.Namespace:
-    """``args`` with ``--variant`` left to :meth:`Game.diff_configs` (it may say ``both``)."""
+    """``args`` with ``--variant`` left to :meth:`DiffExtension.configs` (it may say ``both``)."""
     copy = argparse.Namespace(**vars(args))
     copy.variant = None
     players = getattr(args, "players", None)

@@ -10,13 +10,14 @@ is, of distinct sequences of ``k`` decisions; the counting convention is the gam
 
 :func:`walk` is the definition, a plain recursive walk; :func:`count` is the same walk with
 its last ply counted in bulk (``len(legal_actions)``, not one ``apply`` per decision). A game may
-count faster (:meth:`Game.fast_perft`, e.g. with transposition tables); :func:`perft` uses that
-count when the game gives one, else :func:`count`, and the tests check both against :func:`walk`.
+count faster (:meth:`PerftExtension.count`, e.g. with transposition tables, in the game's
+``hanamikoji.oracle.<game>.perft``); :func:`perft` uses that count when the game gives one, else
+:func:`count`, and the tests check both against :func:`walk`.
 
 The command takes its starting position from ``--seed S`` (the first chance outcome of game 0 of
 seed S, drawn as ``hanamikoji play --seed S`` draws it), from ``--history FILE`` (a position as
 :meth:`Game.position_to_json` writes it) or from ``--deal FILE``, a game's own start file
-(:meth:`Game.start_from_json`).
+(:meth:`PerftExtension.start_from_json`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,55 @@ import argparse
 import json
 from typing import Any, Iterator
 
-from hanamikoji.cli.main import EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_OK, UsageError
 from hanamikoji.engine.core.errors import GameError, IllegalActionError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game
+from hanamikoji.oracle.core.extension import extension
+
+
+class PerftExtension:
+    """What perft can know of one game beyond its interface; the defaults serve any game. A
+    game's own subclass is ``EXTENSION`` of ``hanamikoji.oracle.<game>.perft``
+    (:mod:`hanamikoji.oracle.core.extension`)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def count(self, state: Any, depth: int) -> tuple[int, ...] | None:
+        """The perft counts at depths ``0..depth`` from ``state`` (chance nodes and the end are
+        leaves), counted faster than a plain walk, or None where the game has no faster count
+        (then :func:`count` counts). The tests check it against :func:`walk`."""
+        return None
+
+    def divide(self, state: Any, depth: int) -> tuple[tuple[Any, int], ...] | None:
+        """``count(state, depth)[depth]`` split by the first decision, in ``legal_actions``
+        order (one count shared by every child), or None as for :meth:`count`."""
+        return None
+
+    def max_depth(self) -> tuple[int, str] | None:
+        """The deepest ``perft --depth`` the game allows and why, or None for any depth."""
+        return None
+
+    def header(self, state: Any) -> tuple[dict[str, Any], str]:
+        """How ``perft`` names its starting position: the JSON fields before ``depths`` and the
+        text after ``perft of SOURCE:``. By default the position itself."""
+        game = self.game
+        player = game.current_player(state)
+        made = len(game.history(state))
+        return ({"position": game.position_to_json(state)},
+                f"{made} decision{'' if made == 1 else 's'} from the start, "
+                + (f"player {player} to decide" if player >= 0 else "no player to decide"))
+
+    def start_from_json(self, obj: Any, config: Any) -> Any:
+        """The state a game's own start file describes (``perft --deal FILE``), under
+        ``config`` unless the file says otherwise; :class:`GameError` naming the JSON path when it
+        is not one. None when the game has no start files (the default)."""
+        return None
+
+
+def hooks(game: Game) -> PerftExtension:
+    """``game``'s perft hooks (its own, or the defaults)."""
+    return extension("perft", game, PerftExtension)
 
 
 def walk(game: Game, state: Any, depth: int) -> tuple[int, ...]:
@@ -77,7 +124,7 @@ def perft(game: Game, state: Any, depth: int) -> tuple[int, ...]:
     fast count if it has one here, else :func:`count` (the plain walk, last ply in bulk)."""
     if depth < 0:
         raise ValueError(f"depth must be >= 0, not {depth}")
-    fast = game.fast_perft(state, depth)
+    fast = hooks(game).count(state, depth)
     return count(game, state, depth) if fast is None else tuple(fast)
 
 
@@ -86,7 +133,7 @@ def divide(game: Game, state: Any, depth: int) -> tuple[tuple[Any, int], ...]:
     order (empty at a leaf); the game's fast split if it has one here."""
     if depth < 1:
         raise ValueError(f"divide needs a depth >= 1, not {depth}")
-    fast = game.fast_divide(state, depth)
+    fast = hooks(game).divide(state, depth)
     if fast is not None:
         return tuple(fast)
     if game.current_player(state) < 0:
@@ -99,7 +146,7 @@ def seeded_start(game: Game, config: Any, seed: int, first_player: int = 0) -> A
     """The start of game 0 of seed ``seed`` with its first chance outcome drawn, as ``play``
     and ``simulate`` draw it (the same random source); a game that does not begin with chance
     starts as :meth:`Game.new_game` leaves it."""
-    from hanamikoji.cli.simulate import game_rng
+    from hanamikoji.engine.core.seeded import game_rng
 
     state = game.new_game(config, first_player)
     if game.current_player(state) == CHANCE:
@@ -327,7 +374,7 @@ def start(game: Game, config: Any, args: argparse.Namespace) -> tuple[Any, str]:
         obj = _read_json(path)
         try:
             state = (read_position(game, obj) if flag == "--history"
-                     else game.start_from_json(obj, config))
+                     else hooks(game).start_from_json(obj, config))
         except GameError as error:
             raise UsageError(f"{path}: {error}") from None
         if state is None:
@@ -351,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("the following arguments are required: --depth "
                          "(see 'hanamikoji perft --help')")
     game, config = game_and_config(args)
-    limit = game.perft_max_depth()
+    limit = hooks(game).max_depth()
     if limit is not None and args.depth > limit[0]:
         raise UsageError(f"--depth {args.depth}: {limit[1]}; use 1 to {limit[0]}")
     if getattr(args, "record", None) is not None:  # the record's own game
@@ -360,7 +407,7 @@ def run(args: argparse.Namespace) -> int:
         state, where = start(game, config, args)
     counts = perft(game, state, args.depth)
     split = divide(game, state, args.depth) if args.divide else ()
-    header, summary = game.perft_header(state)
+    header, summary = hooks(game).header(state)
     if args.json:
         out: dict[str, Any] = {**header,
                                "depths": {str(d): counts[d] for d in range(1, args.depth + 1)}}
@@ -409,7 +456,7 @@ def suite_case(game: Game, case: Any) -> tuple[bool, str, dict[str, Any]]:
     if "history" in rest:
         state = read_position(game, rest)
     else:
-        state = game.start_from_json(rest, game.configure())
+        state = hooks(game).start_from_json(rest, game.configure())
         if state is None:
             raise ValueError(f"game {game.name} has no start files: the input needs a history")
     counts = perft(game, state, depth)
@@ -427,7 +474,7 @@ def suite_case(game: Game, case: Any) -> tuple[bool, str, dict[str, Any]]:
 def run_suite(args: argparse.Namespace) -> int:
     """``perft --suite FILE``: every case of a perft vectors file, pass or fail; exit 1 if one
     fails."""
-    from hanamikoji.cli.main import EXIT_FAILED
+    from hanamikoji.cli.base import EXIT_FAILED
     from hanamikoji.engine.core.registry import DEFAULT, get
 
     if args.depth is not None or args.divide or getattr(args, "at", None) is not None or \

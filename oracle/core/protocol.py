@@ -1,35 +1,17 @@
-"""What every game's JSON codecs share: the canonical text the oracle compares, the error for a
-JSON value that is not the form expected, and ``current_player`` as JSON."""
+"""The requests of the oracle's line protocol that every game shares (docs/oracle.md, "The
+protocol"): ``new_game``, ``chance`` and ``random_chance`` in their general form (protocol 2).
+The canonical text and the JSON error every codec shares are :mod:`hanamikoji.engine.core.codec`'s,
+named here too for the tools that speak the protocol."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from hanamikoji.engine.core.errors import InvalidActionError
-from hanamikoji.engine.core.game import CHANCE, TERMINAL
+from hanamikoji.engine.core.codec import MalformedJSONError, dumps
+from hanamikoji.engine.core.game import player_json
 
-
-class MalformedJSONError(InvalidActionError):
-    """Not the JSON form expected, at JSON path ``path``."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
-
-
-def dumps(value: Any) -> str:
-    """Canonical text: sorted keys, no spaces; what the oracle's comparisons compare."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-def player_json(player: int) -> int | str:
-    """``current_player`` as a player number, ``"chance"`` or ``"terminal"``."""
-    if player == CHANCE:
-        return "chance"
-    if player == TERMINAL:
-        return "terminal"
-    return player
+__all__ = ["GENERAL_PROTOCOL", "MalformedJSONError", "chance_request", "dumps", "new_game_request",
+           "player_json", "random_chance_request"]
 
 
 #: The protocol an adapter speaks when it says nothing: 1, the requests of before the core

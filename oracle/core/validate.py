@@ -37,7 +37,7 @@ from typing import IO, Any, Iterable, Iterator
 
 import attrs
 
-from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from hanamikoji.engine.core.game import Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.engine.core.registry import available, by_format, get
 

@@ -12,7 +12,8 @@ Four JSON files (:data:`FILES`), each a header and a list of cases; a case has a
 * ``views.json``: a position and a player: what that player sees;
 * ``perft.json``: a position and the number of decision sequences from it at each depth.
 
-A game may build its own cases (:meth:`Game.vector_files`); for any other game this module builds
+A game may build its own cases (:meth:`VectorsExtension.files`, in its
+``hanamikoji.oracle.<game>.vectors``); for any other game this module builds
 a small corpus from seeded games, with nothing but the game's interface: the seeded games as
 valid records; one-change near-misses of them that the game refuses, one per rule its errors
 name; positions of those games with their legal decisions, a decision taken there and decisions
@@ -33,11 +34,13 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
-from hanamikoji.cli.main import EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_OK, UsageError
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.oracle.core.protocol import player_json
-from hanamikoji.oracle.core.perft import perft, divide, seeded_start
+from hanamikoji.oracle.core.extension import extension
+from hanamikoji.oracle.core.perft import divide, perft, seeded_start
+from hanamikoji.oracle.core.perft import hooks as perft_hooks
 from hanamikoji.engine.core.registry import DEFAULT, get
 
 CORPUS = "hanamikoji-vectors/1"
@@ -104,10 +107,24 @@ def document(game: Game, name: str, file: VectorFile) -> dict[str, Any]:
     return out
 
 
+class VectorsExtension:
+    """What ``vectors`` can know of one game beyond its interface: by default nothing, and the
+    corpus is built here from seeded games. A game's own subclass is ``EXTENSION`` of
+    ``hanamikoji.oracle.<game>.vectors`` (:mod:`hanamikoji.oracle.core.extension`)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def files(self) -> Mapping[str, Any] | None:
+        """The game's hand-made conformance vectors: file name to :class:`VectorFile` for each
+        of :data:`FILES`, or None (the default) for the corpus built from seeded games."""
+        return None
+
+
 def corpus(game: Game) -> dict[str, dict[str, Any]]:
     """Every file of ``game``'s corpus, by name: the game's own cases if it has them, else the
     cases built here from seeded games."""
-    files = game.vector_files()
+    files = extension("vectors", game, VectorsExtension).files()
     if files is None:
         files = generic_files(game)
     if sorted(files) != sorted(FILES):
@@ -337,7 +354,7 @@ def seeded_games(game: Game, configs: Sequence[tuple[Mapping[str, Any], Any]] | 
     """Two games of :data:`SEED` per configuration: game 0 begun by player 0, game 1 by the
     last player. The configurations are (the options given, the configuration) pairs, by
     default :func:`configurations`; a game's own corpus names others (every player count, say)."""
-    from hanamikoji.cli.simulate import play_game
+    from hanamikoji.engine.core.seeded import play_game
 
     out = []
     for given, config in (configurations(game) if configs is None else configs):
@@ -566,7 +583,7 @@ def view_cases(game: Game, seeded: list[SeededGame]) -> tuple[Case, ...]:
 def perft_depth(game: Game, state: Any) -> int:
     """The depth of a perft case: one deeper while the deepest count is at most
     :data:`PERFT_NODES`, within the game's limit; less where the tree ends sooner."""
-    limit = game.perft_max_depth()
+    limit = perft_hooks(game).max_depth()
     most = min(PERFT_MAX_DEPTH, limit[0] if limit else PERFT_MAX_DEPTH)
     depth = 1
     while depth < most:

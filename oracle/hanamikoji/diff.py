@@ -1,13 +1,13 @@
 """Hanamikoji's part of ``hanamikoji diff``: how the harness plays a Hanamikoji game (uniform
 and planned rounds, probes of forbidden decisions), the order-free parts of its view, and the
 check of seeded deals. The core's harness (:mod:`hanamikoji.oracle.core.diff`) reaches these
-through the game's optional methods."""
+through :data:`EXTENSION`, this game's diff hooks."""
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from hanamikoji.oracle.core.diff import Divergence, DiffGame, Engine, check_seeded
+from hanamikoji.oracle.core.diff import DiffExtension, DiffGame, Divergence, Engine, check_seeded
 from hanamikoji.oracle.core.protocol import MalformedJSONError
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.actions import (
@@ -23,7 +23,7 @@ from hanamikoji.engine.hanamikoji.actions import (
 )
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
 from hanamikoji.engine.hanamikoji.game import Phase, legal_actions, new_game
-from hanamikoji.engine.hanamikoji.codec import decision_json, parse_decision
+from hanamikoji.engine.hanamikoji.codec import deal_json, decision_json, parse_decision
 from hanamikoji.engine.hanamikoji.rules import Rules
 
 #: Rounds after which a game stops being compared (standard games rarely last this long).
@@ -165,3 +165,33 @@ def check_seeded_deals(argv: Sequence[str], timeout: float) -> Divergence | None
                         request_for=lambda seed: {"op": "random_deal", "seed": seed},
                         outcome_of=lambda answer: {"deal": answer.get("deal")}, path="$",
                         noun="deal", short="deal")
+
+
+class HanamikojiDiff(DiffExtension):
+    """Hanamikoji's diff hooks: protocol 1's requests (an adapter written before the core
+    needs no change), views with their multisets in the reference's order, seeded deals, and
+    games of uniform and planned rounds."""
+
+    normalises_views = True
+
+    def label(self, config: Rules) -> str:
+        return config.name
+
+    def new_game_request(self, config: Rules, first_player: int) -> dict[str, Any]:
+        return {"op": "new_game", "variant": config.name, "first_player": first_player}
+
+    def chance_request(self, outcome: Any) -> dict[str, Any]:
+        return {"op": "deal", "deal": deal_json(outcome)}
+
+    def normal_view(self, view: Any) -> Any:
+        return normal_view(view)
+
+    def check_seeded(self, argv: Sequence[str], timeout: float,
+                     configs: Sequence[Any] = ()) -> Divergence | None:
+        return check_seeded_deals(argv, timeout)
+
+    def play(self, data: Any, engine: Engine, configs: Sequence[Any]) -> None:
+        play(data, engine, tuple(configs))
+
+
+EXTENSION = HanamikojiDiff

@@ -1,6 +1,6 @@
 """Hanamikoji's fast perft: count the decision sequences of one round, as chess programmers count
 moves. ``hanamikoji perft`` (:mod:`hanamikoji.oracle.core.perft`) uses it through
-:meth:`Hanamikoji.fast_perft <hanamikoji.engine.hanamikoji.game_type.Hanamikoji.fast_perft>`.
+:data:`EXTENSION`, this game's perft hooks.
 
 The tree is the tree of legal decisions of one round after its deal: its nodes are states, the
 children of a node are ``apply(state, d)`` for each ``d`` in ``legal_actions(state)``. The deal
@@ -49,6 +49,7 @@ from hanamikoji.engine.hanamikoji.game import (
     random_deal,
 )
 from hanamikoji.engine.hanamikoji.rules import STANDARD, Rules
+from hanamikoji.oracle.core.perft import PerftExtension
 
 #: 8 actions and 4 answers (two gifts and two competitions).
 ROUND_DEPTH = 12
@@ -64,7 +65,7 @@ def round_start(deal: Deal, first_player: int = 0, rules: Rules = STANDARD) -> S
 
 def seeded_deal(seed: int) -> Deal:
     """The deal of game 0 of seed ``seed``, as ``hanamikoji play --seed`` deals it."""
-    from hanamikoji.cli.simulate import game_rng
+    from hanamikoji.engine.core.seeded import game_rng
 
     return random_deal(game_rng(seed, 0))
 
@@ -226,3 +227,37 @@ def header(state: State) -> tuple[dict[str, Any], str] | None:
             f"first player {state.first_player}, removed {deal.removed}, hands "
             f"{' '.join(map(str, deal.hands[0]))} / {' '.join(map(str, deal.hands[1]))}, draws "
             f"{' '.join(map(str, deal.draws))}")
+
+
+class HanamikojiPerft(PerftExtension):
+    """Hanamikoji's perft hooks: a round's tree counted from per-player tables, the round-start
+    header, and ``perft --deal FILE``."""
+
+    def count(self, state: State, depth: int) -> tuple[int, ...] | None:
+        """TURN-1..4, COMP-2: a round's tree counted from per-player tables. The next deal is a
+        chance node, a leaf, so nothing lies beyond 12 decisions."""
+        if state.phase not in (Phase.ACTION, Phase.RESPONSE) or depth < 0:
+            return None
+        counts = perft(state, min(depth, ROUND_DEPTH))
+        return counts + (0,) * (depth + 1 - len(counts))
+
+    def divide(self, state: State, depth: int) -> tuple[tuple[Any, int], ...] | None:
+        """:meth:`count` by first decision, the per-player tables shared by the children."""
+        if state.phase not in (Phase.ACTION, Phase.RESPONSE) or not 1 <= depth <= ROUND_DEPTH:
+            return None
+        return divide(state, depth)
+
+    def max_depth(self) -> tuple[int, str]:
+        """TURN-1, TURN-4: chance (the next deal) ends a round's tree."""
+        return ROUND_DEPTH, f"a round is {ROUND_DEPTH} decisions deep (8 actions and 4 answers)"
+
+    def header(self, state: State) -> tuple[dict[str, Any], str]:
+        """A round start is named by its deal and who begins, as ``perft --deal`` files are."""
+        return header(state) or super().header(state)
+
+    def start_from_json(self, obj: Any, config: Rules) -> State:
+        """``perft --deal FILE``: ``{"first_player", "removed", "hands", "draws"}``."""
+        return start_from_json(obj, config)
+
+
+EXTENSION = HanamikojiPerft

@@ -1,7 +1,7 @@
 """Hanamikoji's conformance corpus (tests/vectors/), in the manner of Wycheproof's test vectors:
 the hand-built cases that ``hanamikoji vectors`` (:mod:`hanamikoji.oracle.core.vectors`) writes
-for this game, through :meth:`Hanamikoji.vector_files
-<hanamikoji.engine.hanamikoji.game_type.Hanamikoji.vector_files>`.
+for this game, through :data:`EXTENSION`, this game's
+vectors hooks.
 
 Four JSON files, each a header and a list of cases; a case has an ``id``, a ``comment``,
 ``flags`` (explained in the file's ``notes``), the spec ``rules`` it exercises, an ``input`` and
@@ -42,7 +42,15 @@ from hanamikoji.engine.hanamikoji.actions import (
     Secret,
     TradeOff,
 )
-from hanamikoji.oracle.core.vectors import CORPUS, FILES, Case, IntentError, VectorFile, judge_record
+from hanamikoji.oracle.core.vectors import (
+    CORPUS,
+    FILES,
+    Case,
+    IntentError,
+    VectorFile,
+    VectorsExtension,
+    judge_record,
+)
 from hanamikoji.oracle.core.vectors import intend as _intend
 from hanamikoji.engine.hanamikoji.construct import round_for_sides
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
@@ -840,8 +848,18 @@ HEADERS = {
 
 
 def files() -> dict[str, VectorFile]:
-    """Every file of the corpus, by name (:meth:`Hanamikoji.vector_files`)."""
+    """Every file of the corpus, by name (:data:`EXTENSION`)."""
     builders = {"records.json": record_cases, "decisions.json": decision_cases,
                 "views.json": view_cases, "perft.json": perft_cases}
     return {name: VectorFile(HEADERS[name], tuple(NOTES.items()), tuple(builders[name]()))
             for name in FILES}
+
+
+class HanamikojiVectors(VectorsExtension):
+    """Hanamikoji's vectors hooks: the hand-built corpus (:func:`files`)."""
+
+    def files(self) -> dict[str, Any]:
+        return files()
+
+
+EXTENSION = HanamikojiVectors

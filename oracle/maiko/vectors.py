@@ -1,7 +1,7 @@
 """Maiko's conformance corpus (tests/vectors/maiko/), in the manner of Wycheproof's test vectors:
 the hand-built cases that ``hanamikoji vectors --game maiko``
-(:mod:`hanamikoji.oracle.core.vectors`) writes for this game, through :meth:`MaikoGame.vector_files
-<hanamikoji.engine.maiko.game_type.MaikoGame.vector_files>`.
+(:mod:`hanamikoji.oracle.core.vectors`) writes for this game, through :data:`EXTENSION`, this game's
+vectors hooks.
 
 The four files of every corpus (``records.json``, ``decisions.json``, ``views.json``,
 ``perft.json``), for 2, 3 and 4 players. The core builds a corpus for any game from seeded games
@@ -34,13 +34,14 @@ import attrs
 
 from hanamikoji.engine.core.game import CHANCE, TERMINAL
 from hanamikoji.oracle.core.protocol import player_json
-from hanamikoji.cli.simulate import play_game
+from hanamikoji.engine.core.seeded import play_game
 from hanamikoji.oracle.core.vectors import (
     FILES,
     NOTES as CORE_NOTES,
     Case,
     IntentError,
     VectorFile,
+    VectorsExtension,
     expected_decision,
     expected_perft,
     expected_record,
@@ -1053,7 +1054,7 @@ SCENARIOS: tuple[Callable[[Corpus], None], ...] = (
 
 
 def files() -> dict[str, VectorFile]:
-    """Every file of Maiko's corpus, by name (:meth:`MaikoGame.vector_files`)."""
+    """Every file of Maiko's corpus, by name (:data:`EXTENSION`)."""
     corpus = Corpus()
     for scenario in SCENARIOS:
         scenario(corpus)
@@ -1061,3 +1062,13 @@ def files() -> dict[str, VectorFile]:
              "views.json": corpus.view_cases, "perft.json": corpus.perft_cases}
     return {name: VectorFile(HEADERS[name], tuple(NOTES.items()), tuple(built[name]))
             for name in FILES}
+
+
+class MaikoVectors(VectorsExtension):
+    """Maiko's vectors hooks: the hand-built corpus (:func:`files`)."""
+
+    def files(self) -> dict[str, Any]:
+        return files()
+
+
+EXTENSION = MaikoVectors

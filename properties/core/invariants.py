@@ -197,7 +197,7 @@ def history_records_each_decision(game: Game, before: Any, decision: Any, after:
 _CHILD = """\
 import json, sys
 from hanamikoji.engine.core import registry
-from hanamikoji.cli.simulate import play_game
+from hanamikoji.engine.core.seeded import play_game
 job = json.loads(sys.argv[1])
 game = registry.get(job["game"])
 config = game.configure(job["options"])
@@ -213,7 +213,7 @@ def seeded_games_are_reproducible(game: Game, seeds: Sequence[int], *,
                                   hash_seeds: Sequence[str] = ("1", "2"),
                                   env: Mapping[str, str] | None = None) -> None:
     """The same seed gives the same game here and in fresh processes with other hash seeds."""
-    from hanamikoji.cli.simulate import play_game
+    from hanamikoji.engine.core.seeded import play_game
 
     check = seeded_games_are_reproducible
     config = game.configure(options)

@@ -22,7 +22,7 @@ import random
 from typing import Any, Protocol, runtime_checkable
 
 import hanamikoji.engine.hanamikoji as REFERENCE
-from hanamikoji.oracle.core.adapter import load
+from hanamikoji.engine.core.registry import load
 
 __all__ = ["Engine", "REFERENCE", "load_engine", "engine_spec"]
 

@@ -41,7 +41,7 @@ from pathlib import Path
 import attrs
 
 __all__ = ["RULE_ID", "SPEC_BULLET", "Coverage", "RuleCoverage", "Citation", "spec_rule_ids",
-           "rule_ids_in", "scan", "find_root", "main"]
+           "rule_ids_in", "scan", "find_root", "render"]
 
 #: A rule ID anywhere in text: upper-case words joined by hyphens, then a number.
 RULE_ID = re.compile(r"(?<![\w-])([A-Z]+(?:-[A-Z]+)*-[0-9]+)(?![\w-])")
@@ -307,7 +307,7 @@ def find_root(start: Path) -> Path | None:
 # --- the command -------------------------------------------------------------------------------
 
 
-def _render(coverage: Coverage) -> str:
+def render(coverage: Coverage) -> str:
     width = max(len(r.id) for r in coverage.rules)
     by_id = {r.id: r for r in coverage.rules}
     lines = []
@@ -329,31 +329,3 @@ def _render(coverage: Coverage) -> str:
     if coverage.uncovered:
         lines.append("uncovered: " + ", ".join(coverage.uncovered))
     return "\n".join(lines)
-
-
-def main(args: argparse.Namespace) -> int:
-    """``hanamikoji spec coverage``: 0 when every rule is checked and every cited ID exists."""
-    from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, UsageError
-    from hanamikoji.engine.core.registry import get
-
-    only = getattr(args, "game", None)
-    spec = get(only).spec_file
-    if args.root is not None:
-        root = Path(args.root)
-        if not (root / spec).is_file():
-            raise UsageError(f"--root {args.root}: no {spec} there; expected the folder of "
-                             "a checkout of this toolkit")
-    else:
-        found = find_root(Path.cwd().resolve())
-        if found is None:
-            raise UsageError(f"no checkout of this toolkit at or above {Path.cwd()}: expected a "
-                             f"folder with {spec}, tests/ and properties/ (or give --root DIR)")
-        root = found
-    coverage = scan(root, game_specs(root, only))
-    if not coverage.rules:
-        raise UsageError(f"{root / spec}: no rule bullets '- **ID** Title.' found")
-    if args.json:
-        print(json.dumps(coverage.to_json(), indent=1))
-    else:
-        print(_render(coverage))
-    return EXIT_OK if coverage.ok else EXIT_FAILED

@@ -7,7 +7,7 @@ Each game's actions are chosen here, then the generator writes the file from the
 playthrough shows a whole game that ends by the rules in a few dozen decisions: chance draws by
 their probabilities and Hanamikoji players uniformly at random from a seed picked so that the
 game lasts several rounds; Maiko players make pairs as someone who knew the layout would
-(``MaikoGame.diff_plan``: the first flip of a tile whose item has another tile face down, then
+(:func:`hanamikoji.oracle.maiko.diff.plan`: the first flip of a tile whose item has another tile face down, then
 that tile), else play uniformly at random, so a board fills in a few turns instead of hundreds.
 """
 
@@ -37,7 +37,9 @@ def actions(game_string: str, seed: int) -> list[int]:
     game = pyspiel.load_game(game_string)
     rng = random.Random(seed)
     state = game.new_initial_state()
-    plan = getattr(O.play_of(state).encoding.game, "diff_plan", None)
+    from hanamikoji.oracle.maiko.diff import plan as maiko_plan
+
+    plan = maiko_plan if O.play_of(state).encoding.game.name == "maiko" else None
     chosen = []
     while not state.is_terminal():
         if state.is_chance_node():

@@ -1,4 +1,4 @@
-"""Every claim can fail (issue 12), Maiko: the board extremes, the fewest turns and flips, the
+"""Every claim can fail, Maiko: the board extremes, the fewest turns and flips, the
 gone-for-good invariant and the potential argument are each decided either way. Asked with the
 opposite bound or a rule left out, each gives the opposite answer with a counterexample whose
 decoded values answer the question, recomputed here in plain Python."""

@@ -1,5 +1,5 @@
 """The ending model (spec/maiko/model.py) and the queries it answers: shared-victory,
-winner-nonpositive, loser-highest-score and largest-lead (issue 11 §2).
+winner-nonpositive, loser-highest-score and largest-lead.
 
 The model is a sound relaxation, so it is checked against the engine: every final position of
 random and greedy games (and every witness) satisfies it, and a position one tile beyond the

@@ -39,6 +39,7 @@ from hanamikoji.oracle.core.protocol import dumps
 from hanamikoji.engine.maiko import GAME, Flip, Phase
 from hanamikoji.engine.maiko.components import FRIEND, NUM_ITEMS
 from hanamikoji.engine.maiko.game import DOWN
+from hanamikoji.oracle.maiko import diff as maiko_diff
 from hanamikoji.properties.core.cite import checks
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -426,20 +427,20 @@ def test_a_views_text_is_the_canonical_text_of_its_json():
     checked = 0
     for players in (2, 3, 4):
         config = GAME.configure({"players": players})
-        assert GAME.diff_view_text(GAME.observe(GAME.new_game(config), 0)) == \
+        assert GAME.view_text(GAME.observe(GAME.new_game(config), 0)) == \
             dumps(GAME.view_to_json(GAME.observe(GAME.new_game(config), 0)))
         final = GAME.random_game(random.Random(players), config)
         for state in list(GAME.states(final))[1::11] + [final]:
             for player in range(players):
                 for game in (GAME, BROKEN["maiko-peek-leaks"]):
                     view = game.observe(state, player)
-                    assert GAME.diff_view_text(view) == dumps(GAME.view_to_json(view))
+                    assert GAME.view_text(view) == dumps(GAME.view_to_json(view))
                     checked += 1
         # Jumping back and forth between games and states keeps the text right.
         states = list(GAME.states(final))
         for state in (states[40], states[-1], states[10], final):
             view = GAME.observe(state, 1)
-            assert GAME.diff_view_text(view) == dumps(GAME.view_to_json(view))
+            assert GAME.view_text(view) == dumps(GAME.view_to_json(view))
     assert checked > 500
     adapter = Adapter()
     adapter.answer(json.dumps({"op": "new_game", "game": "maiko", "players": 3,
@@ -460,7 +461,7 @@ def test_the_plan_makes_pairs():
     for state in GAME.states(final):
         if state.phase is not Phase.FIRST:
             continue
-        first = GAME.diff_plan(state)
+        first = maiko_diff.plan(state)
         if first is None:
             items = [state.layout[s] % NUM_ITEMS for s, v in enumerate(state.spaces)
                      if v == DOWN and state.layout[s] != FRIEND]
@@ -468,13 +469,13 @@ def test_the_plan_makes_pairs():
             continue
         assert first in GAME.legal_actions(state)
         middle = GAME.apply(state, first)
-        second = GAME.diff_plan(middle)
+        second = maiko_diff.plan(middle)
         assert second in GAME.legal_actions(middle)
         after = GAME.apply(middle, second)
         assert sum(after.boards[state.current]) == sum(state.boards[state.current]) + 2
         made += 1
     assert made > 10
-    assert GAME.diff_plan(next(s for s in GAME.states(final) if s.phase is Phase.LOOK)) is None
+    assert maiko_diff.plan(next(s for s in GAME.states(final) if s.phase is Phase.LOOK)) is None
 
 
 # --- docs/oracle.md, section 6 -----------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Maiko's query catalogue (issue 11 §2): every query answers, every witness replays in the
+"""Maiko's query catalogue: every query answers, every witness replays in the
 engine and validates, every core names MK rules only, and every number agrees with a second
 method without z3 (spec/maiko/confirm.py)."""
 

@@ -1,4 +1,4 @@
-"""spec/maiko/reach.py: how Maiko games move and end (issue 11 §2, issue 15).
+"""spec/maiko/reach.py: how Maiko games move and end.
 
 Every minimum the queries claim is recomputed here by a second method that shares no code with
 the z3 counting model: a plain arithmetic derivation of each ending (the docstrings of the

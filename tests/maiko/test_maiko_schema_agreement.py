@@ -25,7 +25,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from hanamikoji.cli.simulate import play_game
+from hanamikoji.engine.core.seeded import play_game
 from hanamikoji.oracle.core.validate import Judgement, Status, judge_bytes
 from hanamikoji.engine.maiko import GAME, State
 

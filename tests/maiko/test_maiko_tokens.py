@@ -1,4 +1,4 @@
-"""The kamon-token queries (issue 11 §2): token-from-tutor and all-tokens-in-hands.
+"""The kamon-token queries: token-from-tutor and all-tokens-in-hands.
 
 Second methods: a uniform-cost search, in plain Python and in time order, over ledger states
 (tokens in the pool, in hands, on cards, friends left, columns so far, whether anyone has

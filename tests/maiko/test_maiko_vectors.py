@@ -227,7 +227,7 @@ def test_perft_counts_by_a_plain_walk():
 
 
 def test_the_maiko_corpus_is_maikos_own():
-    """``vectors --game maiko`` writes Maiko's hand-built corpus (MaikoGame.vector_files), not
+    """``vectors --game maiko`` writes Maiko's hand-built corpus (hanamikoji.oracle.maiko.vectors), not
     the core's corpus of seeded games: constructed cases are there."""
     flags = {flag for name in FILES for case in cases(VECTORS, name) for flag in case["flags"]}
     assert {"Constructed", "Seeded"} <= flags

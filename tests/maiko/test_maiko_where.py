@@ -1,4 +1,4 @@
-"""Maiko's own questions (issue 12 §1): ``hanamikoji query --game maiko --where EXPR``.
+"""Maiko's own questions: ``hanamikoji query --game maiko --where EXPR``.
 
 Every "possible" is checked again from its record alone (read back, replayed in the engine, the
 expression evaluated on the final state by a reading written here); every "impossible" has a

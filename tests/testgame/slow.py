@@ -1,6 +1,6 @@
 """The test game with a query catalogue whose one query is a z3 check too hard to finish: the
 command ``query`` and ``verify`` must take a Ctrl-C during it as an interrupt (exit 130), never
-as a verdict (issue 12 §3). Registered in another process as ``slow=testgame.slow:GAME``."""
+as a verdict. Registered in another process as ``slow=testgame.slow:GAME``."""
 
 from __future__ import annotations
 

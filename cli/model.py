@@ -1,4 +1,5 @@
-"""Handlers of ``hanamikoji query`` and ``hanamikoji verify`` (declared in cli/main.py).
+"""Handlers of the commands of the spec room: ``hanamikoji query``, ``hanamikoji verify`` and
+``hanamikoji spec coverage`` (declared in cli/main.py).
 
 ``query --list`` imports no z3; running a query or ``verify`` does. A game's catalogue is found
 through the registry (:attr:`Game.queries_module`).
@@ -10,14 +11,14 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
-from hanamikoji.cli.main import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
 from hanamikoji.cli.commands import atomic_output, no_hypothesis_litter
-
 from hanamikoji.engine.core.registry import get
 
-from .verify import catalogue
+from hanamikoji.spec.core.verify import catalogue
 
 
 #: How ``query`` says which side of its claims an answer is on (:attr:`Answer.side`).
@@ -60,7 +61,7 @@ def query(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(answer.to_json()))
     else:
-        from .verify import answer_text
+        from hanamikoji.spec.core.verify import answer_text
 
         print(f"{answer.name}: {answer.question}")
         print(f"answer:  {answer_text(answer)}")
@@ -83,7 +84,7 @@ def query(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     """``hanamikoji verify [--out DIR] [--json] [--max-examples N] [--seed S]``."""
-    from .verify import render, run_verify
+    from hanamikoji.spec.core.verify import render, run_verify
 
     if args.out is not None and not os.path.isdir(args.out):
         if os.path.exists(args.out):
@@ -145,7 +146,7 @@ def _where(args: argparse.Namespace, game: Any) -> int:
     decides (possible or impossible), 1 when it cannot (unknown), 2 for a bad expression."""
     import importlib
 
-    from .expr import ExprError
+    from hanamikoji.spec.core.expr import ExprError
 
     if args.list or args.name is not None:
         raise UsageError("give --where EXPR, or a query NAME, or --list: one of them")
@@ -205,3 +206,31 @@ def write_witnesses(report: Any, directory: str) -> dict[tuple[str, str], str]:
                     out.write(json.dumps(witness.to_json()["record"]) + "\n")
             written[section.game, answer.name] = relative
     return written
+
+
+def coverage(args: argparse.Namespace) -> int:
+    """``hanamikoji spec coverage``: 0 when every rule is checked and every cited ID exists."""
+    from hanamikoji.engine.core.registry import get
+    from hanamikoji.spec.core.coverage import find_root, game_specs, render, scan
+
+    only = getattr(args, "game", None)
+    spec = get(only).spec_file
+    if args.root is not None:
+        root = Path(args.root)
+        if not (root / spec).is_file():
+            raise UsageError(f"--root {args.root}: no {spec} there; expected the folder of "
+                             "a checkout of this toolkit")
+    else:
+        found = find_root(Path.cwd().resolve())
+        if found is None:
+            raise UsageError(f"no checkout of this toolkit at or above {Path.cwd()}: expected a "
+                             f"folder with {spec}, tests/ and properties/ (or give --root DIR)")
+        root = found
+    coverage = scan(root, game_specs(root, only))
+    if not coverage.rules:
+        raise UsageError(f"{root / spec}: no rule bullets '- **ID** Title.' found")
+    if args.json:
+        print(json.dumps(coverage.to_json(), indent=1))
+    else:
+        print(render(coverage))
+    return EXIT_OK if coverage.ok else EXIT_FAILED

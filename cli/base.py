@@ -1,0 +1,75 @@
+"""What every command shares and nothing else: the exit codes, the usage error, and the
+parsers of option values, so that a tool imports these without importing the command line.
+
+Exit codes, for every sub-command:
+
+* 0: done, every check passed;
+* 1: a check found a problem (an illegal record, an uncovered rule, a failed verification,
+  a performance figure that misses its target);
+* 2: bad usage or input that cannot be read (unknown option, malformed file);
+* 3: an internal error (a bug in this toolkit: please report it);
+* 130: interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """Bad arguments or unreadable input found after parsing: exit 2 with this one line."""
+
+
+# --- values of options: one wording for every command ------------------------------------
+#
+# A type below raises ArgumentTypeError with a message that starts "takes" or "must", and
+# _Parser.error puts the option's name in front: "--games must be at least 1, not 0",
+# "--seed takes an integer, not 'x'", "--timeout must be from 0.1 to 3600 seconds, not 0",
+# "--records takes a path, not an empty one".
+
+#: Python converts no integer of more digits than this (sys.get_int_max_str_digits).
+MAX_DIGITS = 4300
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for a message, cut when long."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
+def integer(text: str, *, at_least: int | None = None, what: str = "a whole number") -> int:
+    """The integer ``text`` writes, at least ``at_least`` if given."""
+    digits = text.strip().lstrip("+-").replace("_", "")
+    if digits.isdigit() and len(digits) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"takes {what} of at most {MAX_DIGITS:,} digits, not one of {len(digits):,} digits")
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes {what}, not {shown(text)}") from None
+    if at_least is not None and value < at_least:
+        raise argparse.ArgumentTypeError(f"must be at least {at_least}, not {value}")
+    return value
+
+
+def seconds(text: str, low: float = 0.1, high: float = 3600) -> float:
+    """A number of seconds from ``low`` to ``high``."""
+    if len(text) > 40:
+        raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} seconds, not "
+                                         f"{shown(text)}")
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a number of seconds, not {shown(text)}") from None
+    if not low <= value <= high:  # NaN too
+        raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} seconds, not {text}")
+    return value
+
+
+def path(text: str) -> str:
+    """A file or folder name: not empty (an empty one would be silently no file)."""
+    if not text:
+        raise argparse.ArgumentTypeError("takes a path, not an empty one")
+    return text

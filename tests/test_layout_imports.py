@@ -1,0 +1,184 @@
+"""The house's doors: no import circle anywhere in the package, and every import between rooms
+goes the way docs/architecture.md says.
+
+The graph is read from the source, every ``import`` statement counted wherever it stands: at the
+top of a module, inside a function (an import deferred to run time is still a dependency, and a
+circle through one is still a circle), or under ``if TYPE_CHECKING``. An import of a package's
+own ancestors is left out (Python imports them first anyway).
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+#: Each room (a top-level folder) and its import name.
+ROOMS = {"engine": "hanamikoji.engine", "spec": "hanamikoji.spec",
+         "properties": "hanamikoji.properties", "integrations": "hanamikoji.integrations",
+         "oracle": "hanamikoji.oracle", "cli": "hanamikoji.cli"}
+
+#: The rooms each room may import (docs/architecture.md, "The one-way doors"). The two rooms of
+#: tools, oracle and cli, use each other's modules: the command line runs the oracle's tools, and
+#: a tool's command handler uses the command line's shared parts.
+DOORS = {
+    "hanamikoji": set(),
+    "engine": set(),
+    "spec": {"engine"},
+    "properties": {"engine", "spec"},
+    "integrations": {"engine"},
+    "oracle": {"engine", "spec", "properties", "cli"},
+    "cli": {"engine", "spec", "properties", "integrations", "oracle"},
+}
+
+
+def modules(root: pathlib.Path) -> dict[str, pathlib.Path]:
+    """Every module of the package under ``root``, by import name."""
+    found = {}
+    for folder, base in ROOMS.items():
+        for path in sorted((root / folder).rglob("*.py")):
+            parts = list(path.relative_to(root / folder).with_suffix("").parts)
+            if parts[0] == "package":  # engine/package is the top package, ``hanamikoji``
+                parts, base_name = parts[1:], "hanamikoji"
+            else:
+                base_name = base
+            if parts and parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join([base_name] + parts)] = path
+    return found
+
+
+def imports(root: pathlib.Path) -> dict[str, set[tuple[str, int]]]:
+    """Module -> the package's modules it imports, each with the line of the import."""
+    mods = modules(root)
+
+    def known(name: str) -> str | None:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[tuple[str, int]]] = collections.defaultdict(set)
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    source = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    source = node.module or ""
+                # ``from P import x``: the module P.x if there is one, else P itself.
+                targets = [f"{source}.{a.name}" if f"{source}.{a.name}" in mods else source
+                           for a in node.names]
+            else:
+                continue
+            for target in targets:
+                found = known(target) if target.startswith("hanamikoji") else None
+                if found and found != name and not name.startswith(found + "."):
+                    graph[name].add((found, node.lineno))
+    return graph
+
+
+def circles(graph: dict[str, set[tuple[str, int]]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, with an
+    explicit stack so that no recursion limit applies)."""
+    edges = {a: sorted({b for b, _ in bs}) for a, bs in graph.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for start in sorted(edges):
+        if start in index:
+            continue
+        work = [(start, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            successors = edges.get(node, [])
+            if i < len(successors):
+                work.append((node, i + 1))
+                nxt = successors[i]
+                if nxt not in index:
+                    work.append((nxt, 0))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            for succ in successors:
+                if succ in on_stack:
+                    low[node] = min(low[node], low[succ])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def room(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "hanamikoji"
+
+
+def test_no_import_circle_anywhere_in_the_package():
+    graph = imports(ROOT)
+    assert len(graph) > 50  # the scan sees the package
+    found = circles(graph)
+    assert not found, "import circles:\n" + "\n".join(
+        " -> ".join(c) + "\n  " + "; ".join(
+            f"{a} imports {b} (line {line})" for a in c for b, line in sorted(graph[a]) if b in c)
+        for c in found)
+
+
+def test_every_import_between_rooms_goes_through_a_door():
+    wrong = []
+    for module, targets in imports(ROOT).items():
+        if module.endswith(".__main__"):
+            continue  # an entry point (python -m ...): nothing imports it
+        for target, line in sorted(targets):
+            if room(target) != room(module) and room(target) not in DOORS[room(module)]:
+                wrong.append(f"{module}:{line} imports {target} ({room(module)} -> {room(target)})")
+    assert not wrong, "imports through no door:\n" + "\n".join(wrong)
+
+
+def test_the_game_interface_imports_nothing_but_the_engine_core():
+    graph = imports(ROOT)
+    assert {t for t, _ in graph["hanamikoji.engine.core.game"]} <= {
+        "hanamikoji.engine.core.codec", "hanamikoji.engine.core.errors"}
+
+
+@pytest.mark.parametrize("deferred", [False, True])
+def test_the_circle_check_finds_a_circle(tmp_path, deferred):
+    """The check bites: a two-module circle in a made-up tree is found, through an import at the
+    top of a module or one deferred into a function."""
+    for folder in ROOMS:
+        (tmp_path / folder).mkdir()
+    (tmp_path / "oracle" / "a.py").write_text("from hanamikoji.oracle import b\n")
+    body = "def f():\n    from . import a\n" if deferred else "from hanamikoji.oracle.a import x\n"
+    (tmp_path / "oracle" / "b.py").write_text(body)
+    (tmp_path / "oracle" / "c.py").write_text("import hanamikoji.oracle.a\n")
+    assert circles(imports(tmp_path)) == [["hanamikoji.oracle.a", "hanamikoji.oracle.b"]]
+
+
+def test_the_door_check_sees_a_wrong_door(tmp_path):
+    for folder in ROOMS:
+        (tmp_path / folder).mkdir()
+    (tmp_path / "engine" / "x.py").write_text("def f():\n    import hanamikoji.oracle.y\n")
+    (tmp_path / "oracle" / "y.py").write_text("")
+    graph = imports(tmp_path)
+    assert graph["hanamikoji.engine.x"] == {("hanamikoji.oracle.y", 2)}
+    assert "oracle" not in DOORS[room("hanamikoji.engine.x")]
