@@ -1,5 +1,5 @@
 """How Maiko games move and end: the fewest turns and flips of each ending, static positions,
-dead positions, and the end when no tile is left face down (issue 11 §2, issue 15).
+dead positions, and the end when no tile is left face down.
 
 Four queries of the Maiko catalogue live here: :func:`fastest_end`, :func:`static_reachable`,
 :func:`dead_not_static` and :func:`no_face_down_end`. Each answers for 2, 3 and 4 players.
@@ -48,7 +48,7 @@ with 2 players, 9 and 8 with 3 or 4):
 >>> fewest(4, "static", Deadline(30)).turns
 13
 
-**Dead positions (issue 15).** A position can be dead without being static: a player keeps a
+**Dead positions.** A position can be dead without being static: a player keeps a
 token and never spends it, so MK-STATIC-1 never holds, while every maiko board lacks an item
 whose tiles are gone for good (discarded, or on other boards in other colours). No board can
 ever be filled, so the game can go on for ever by the players' choice (MK-END-5). That no board
