@@ -368,10 +368,13 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.set_defaults(handler="hanamikoji.engine.core.diff:run")
 
 
-def _option_error() -> type[Exception]:
+def _usage_errors() -> tuple[type[Exception], ...]:
+    """The errors that are the user's to fix (exit 2), besides :class:`UsageError`: an option
+    the game does not take, an output that cannot be written."""
     from .errors import OptionError
+    from .output import OutputError
 
-    return OptionError
+    return OptionError, OutputError
 
 
 def _load(handler: str) -> Callable[[argparse.Namespace], int]:
@@ -399,8 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             # answer is the interrupt's, never an error or a bug of its own.
             print("hanamikoji: interrupted", file=sys.stderr)
             code = 130
-        elif isinstance(error, (UsageError, _option_error())):
-            # a usage error, an unknown game or an option the game does not take
+        elif isinstance(error, (UsageError, *_usage_errors())):
+            # a usage error, an unknown game, an option the game does not take, or an output
+            # that cannot be written (a full disk, a read-only folder)
             print(f"hanamikoji {name}: error: {error}", file=sys.stderr)
             code = EXIT_USAGE
         else:
