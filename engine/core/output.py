@@ -229,7 +229,8 @@ def _staged(target: str, path: str) -> Iterator[tuple[IO[str], str, int]]:
     is removed if the block fails (the caller removes or renames it on success)."""
     directory = os.path.dirname(target)
     if not os.path.isdir(directory):
-        raise OutputError(f"cannot write {path}: no such directory {os.path.dirname(path) or '.'}")
+        named = (os.path.dirname(path) or "." if os.path.abspath(path) == target else directory)
+        raise OutputError(f"cannot write {path}: no such directory {named}")
     try:
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=".hanamikoji-", suffix=".tmp")
     except OSError as error:
@@ -401,8 +402,8 @@ def output_folder(path: str, *, ours: Collection[str], command: str) -> Iterator
             raise OutputError(f"cannot write into {path}: it is not a directory")
         here = os.path.realpath(os.getcwd())
         if here == target or here.startswith(target.rstrip(os.sep) + os.sep):
-            raise OutputError(f"cannot replace {path}: it holds the current folder (give a "
-                              "folder outside it)")
+            raise OutputError(f"cannot replace {path}: it is (or holds) the current folder; "
+                              "give another folder")
         stray = foreign(target, ours)
         if stray:
             more = f" and {len(stray) - 1} more" if len(stray) > 1 else ""
