@@ -457,3 +457,24 @@ def test_verify_out_failing_midway_leaves_the_old_report(tmp_path, quick_game, m
     assert err == (f"hanamikoji verify: error: no space left on device writing "
                    f"{folder / 'report.md'}\n")
     assert snapshot(folder) == before and leftovers(tmp_path) == []
+
+
+def test_simulate_interrupted_says_the_streamed_records_went_out(monkeypatch, capfd, tmp_path):
+    """Ctrl-C after three games with --records -: standard output has had those three records
+    (a stream cannot be taken back), and stderr says so rather than 'no records written'."""
+    from hanamikoji.engine.core import commands
+
+    real = commands.play_game
+
+    def play_game(game, config, seed, index, *rest):
+        if index == 3:
+            raise KeyboardInterrupt
+        return real(game, config, seed, index, *rest)
+    monkeypatch.setattr(commands, "play_game", play_game)
+    monkeypatch.chdir(tmp_path)
+    assert main([*SIMULATE, "--records", "-"]) == 130
+    out, err = capfd.readouterr()
+    assert [json.loads(line)["format"] for line in out.splitlines()] == ["hanamikoji-record/1"] * 3
+    assert ("interrupted after 3 of 5 games (the summary is of those; the records of those went "
+            "to standard output)") in err
+    assert list(tmp_path.iterdir()) == []

@@ -404,7 +404,10 @@ def output_folder(path: str, *, ours: Collection[str], command: str) -> Iterator
         if here == target or here.startswith(target.rstrip(os.sep) + os.sep):
             raise OutputError(f"cannot replace {path}: it is (or holds) the current folder; "
                               "give another folder")
-        stray = foreign(target, ours)
+        try:
+            stray = foreign(target, ours)
+        except OSError as error:
+            raise _fail(error, path) from None
         if stray:
             more = f" and {len(stray) - 1} more" if len(stray) > 1 else ""
             raise OutputError(f"cannot replace {path}: it holds {stray[0]}{more}, which "
