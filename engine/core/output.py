@@ -278,14 +278,15 @@ def _atomic(target: str, path: str, status: os.stat_result | None) -> Iterator[I
     with _staged(target, path) as (out, temporary, handle):
         try:
             if status is None:
-                os.fchmod(handle, _new_mode())
+                os.chmod(temporary, _new_mode())
             else:
-                if (status.st_uid, status.st_gid) != (os.getuid(), os.getgid()):
+                mine = (os.getuid(), os.getgid()) if hasattr(os, "getuid") else None
+                if mine is not None and (status.st_uid, status.st_gid) != mine:
                     try:  # before the mode: a change of owner clears set-user-ID bits
-                        os.fchown(handle, status.st_uid, status.st_gid)
+                        os.chown(temporary, status.st_uid, status.st_gid)
                     except PermissionError:
                         pass  # only root may give a file away; the mode is kept still
-                os.fchmod(handle, stat.S_IMODE(status.st_mode))
+                os.chmod(temporary, stat.S_IMODE(status.st_mode))
         except OSError as error:
             raise _fail(error, path) from None
         yield out
