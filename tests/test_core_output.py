@@ -252,6 +252,31 @@ def test_a_full_file_system_is_one_line_exit_2_and_the_old_file_stays(tiny_files
     assert leftovers(tiny_filesystem) == []
 
 
+def test_a_hard_linked_file_on_a_disk_too_small_for_a_second_copy_stays(tiny_filesystem):
+    """Room for the staged output but not for it again in the file: the space is reserved in
+    the file before its old contents are touched, so the old contents stay, on both names."""
+    argv = [*SIMULATE[:2], "150", "--records"]  # some 150 KB, many pages of the file system
+    reference = tiny_filesystem.parent / "reference.jsonl"
+    assert run(*argv, str(reference)).returncode == 0
+    records = reference.read_text()
+    old = tiny_filesystem / "records.jsonl"
+    old.write_text("old\n")
+    os.link(old, tiny_filesystem / "second-name")
+    needed = len(records.encode())
+    stats = os.statvfs(tiny_filesystem)
+    spare = stats.f_bavail * stats.f_frsize - needed * 3 // 2  # one copy and a half
+    with open(tiny_filesystem / "filler", "wb") as handle:
+        handle.write(b"x" * spare)
+    done = run(*argv, str(old))
+    assert done.returncode == 2
+    assert one_line(done).endswith(f"error: no space left on device writing {old}")
+    assert old.read_text() == "old\n" and os.path.samefile(old, tiny_filesystem / "second-name")
+    assert leftovers(tiny_filesystem) == []
+    os.unlink(tiny_filesystem / "filler")  # room again: both names see the new records
+    assert run(*argv, str(old)).returncode == 0
+    assert (tiny_filesystem / "second-name").read_text() == records
+
+
 def test_a_full_file_system_leaves_the_old_vectors_folder(tiny_filesystem):
     folder = tiny_filesystem / "vectors"
     assert run("vectors", "--out", str(folder)).returncode == 0
