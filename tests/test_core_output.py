@@ -503,3 +503,32 @@ def test_simulate_interrupted_says_the_streamed_records_went_out(monkeypatch, ca
     assert ("interrupted after 3 of 5 games (the summary is of those; the records of those went "
             "to standard output)") in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_while_a_hard_linked_file_is_copied_in_waits_for_the_copy(tmp_path, monkeypatch,
+                                                                         capsys, records):
+    """A file of several names is rewritten in place; Ctrl-C in the middle of that copy takes
+    effect once it is done, so the file is never left half old, half new."""
+    import shutil
+    import signal
+
+    from hanamikoji.engine.core import interrupt
+
+    old = tmp_path / "records.jsonl"
+    old.write_text("old\n" * 1000)
+    os.link(old, tmp_path / "second-name")
+    real = shutil.copyfileobj
+
+    def copy(source, target, *rest):
+        target.write(source.read(100))
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, a tenth of a kilobyte into the copy
+        real(source, target, *rest)
+    monkeypatch.setattr(shutil, "copyfileobj", copy)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # the command takes it
+    try:
+        assert main([*SIMULATE, "--records", str(old)]) == 130
+    finally:
+        signal.signal(signal.SIGINT, before)
+        monkeypatch.setattr(interrupt, "_pending", False)
+    assert old.read_text() == records and os.path.samefile(old, tmp_path / "second-name")
+    assert leftovers(tmp_path) == []

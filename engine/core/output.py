@@ -15,8 +15,8 @@ A single output file (``play --record``, ``simulate --records``) is, by what its
   the others with the old one). The output is first written whole to a temporary file beside
   it, then the space it needs is reserved in the file (``posix_fallocate``) before the old
   contents are touched: a failure or an interrupt while the command runs, or a disk that
-  cannot hold it, leaves the old contents; only an I/O error during the final copy could leave
-  it cut short;
+  cannot hold it, leaves the old contents; Ctrl-C during the final copy takes effect after it,
+  and only an I/O error there could leave the file cut short;
 * a FIFO, a character device, or a descriptor of this process named through ``/dev/fd``,
   ``/dev/stdout`` or ``/proc/self/fd``: written straight (a reader of a FIFO sees the records as
   they come);
@@ -299,6 +299,24 @@ def _atomic(target: str, path: str, status: os.stat_result | None) -> Iterator[I
 
 
 @contextmanager
+def _ctrl_c_deferred() -> Iterator[None]:
+    """Ctrl-C (SIGINT) held back until the block ends, where a signal can be (the main thread
+    of a POSIX process): a copy over old contents is not left halfway."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or (
+            threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
 def _in_place(target: str, path: str, status: os.stat_result) -> Iterator[IO[str]]:
     """A file of several hard links: the output staged whole beside it, then its space reserved
     in the file, then copied over the old contents (every link sees the new contents)."""
@@ -307,7 +325,7 @@ def _in_place(target: str, path: str, status: os.stat_result) -> Iterator[IO[str
         _finish(out, handle, path)
         try:
             size = os.stat(temporary).st_size
-            with open(target, "r+b") as file, open(temporary, "rb") as staged:
+            with _ctrl_c_deferred(), open(target, "r+b") as file, open(temporary, "rb") as staged:
                 if hasattr(os, "posix_fallocate") and size > status.st_size:
                     try:
                         os.posix_fallocate(file.fileno(), 0, size)
