@@ -179,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--first-player", type=_nonnegative, default=0, metavar="P",
                       help="who begins (default 0)")
     play.add_argument("--record", type=path, metavar="FILE",
-                      help="also write the game's record (JSON)")
+                      help="also write the game's record (JSON; - for standard output)")
     play.add_argument("--max-turns", type=_positive, default=None, metavar="N",
                       help="stop once the game has lasted N of its units of length")
     play.set_defaults(handler="hanamikoji.engine.core.commands:play")
@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     _variant(sim)
     sim.add_argument("--records", type=path, metavar="FILE.jsonl",
-                     help="write every game as a JSON line")
+                     help="write every game as a JSON line (- for standard output)")
     sim.add_argument("--workers", type=_positive, default=1,
                      help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -241,7 +241,8 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     verify = commands.add_parser(
         "verify", help="answer every query and sample the property suite: the main job")
     verify.add_argument("--out", type=path, metavar="DIR",
-                        help="also write DIR/report.md and DIR/report.json")
+                        help="also write DIR/report.md, DIR/report.json and DIR/witnesses/ "
+                             "(the folder is replaced whole)")
     verify.add_argument("--json", action="store_true", help="print the report as one JSON object")
     verify.add_argument("--max-examples", type=_positive, default=10,
                         help="Hypothesis examples per sampled property (default 10)")
@@ -307,7 +308,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
 
     vectors = commands.add_parser("vectors", help="write a game's conformance vectors (JSON files)")
     vectors.add_argument("--out", type=path, required=True, metavar="DIR",
-                         help="directory to write into")
+                         help="the folder to write (replaced whole)")
     vectors.add_argument("--game", default=None, metavar="NAME",
                          help="the game (default: the registry's default; see 'hanamikoji games')")
     vectors.set_defaults(handler="hanamikoji.engine.core.vectors:run")
