@@ -5,16 +5,16 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import os
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import Any, Iterator
 
 from hanamikoji.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from hanamikoji.cli.options import game_and_config
+from hanamikoji.cli.output import is_stdout, output_file, shown, streams
 from hanamikoji.cli.simulate import CHUNK, Tally, chunks, ignore_interrupts, play_chunk, play_game
 
 
@@ -28,31 +28,6 @@ def cannot_read(path: str, error: OSError) -> str:
     return f"cannot read {path}: {error.strerror or error}"
 
 
-@contextmanager
-def atomic_output(path: str) -> Iterator[IO[str]]:
-    """Write ``path`` all at once: to a temporary file beside it, renamed on success, so that a
-    failure leaves nothing half-written."""
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise UsageError(f"cannot write {path}: no such directory {directory}")
-    if os.path.isdir(path):
-        raise UsageError(f"cannot write {path}: it is a directory")
-    try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".hanamikoji-", suffix=".tmp")
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror}") from None
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            yield out
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 def play(args: argparse.Namespace) -> int:
     game, config = game_and_config(args)
     players = game.num_players(config)
@@ -62,13 +37,16 @@ def play(args: argparse.Namespace) -> int:
     state = play_game(game, config, args.seed, 0, args.first_player,
                       getattr(args, "max_turns", None))
     if args.record and game.is_terminal(state):
-        with atomic_output(args.record) as out:
+        with output_file(args.record) as out:
             out.write(json.dumps(game.to_record(state), indent=1) + "\n")
-    print(f"seed {args.seed}")
-    print("\n".join(game.render(state)))
+    # With the record on standard output (--record -), the game is shown on stderr.
+    shown_on = sys.stderr if args.record and is_stdout(args.record) else sys.stdout
+    print(f"seed {args.seed}", file=shown_on)
+    print("\n".join(game.render(state)), file=shown_on)
     if not game.is_terminal(state):
         unit, length = game.length(state)
-        print(f"unfinished after {length} {unit} (--max-turns {args.max_turns}); no record written")
+        print(f"unfinished after {length} {unit} (--max-turns {args.max_turns}); no record written",
+              file=shown_on)
     return EXIT_OK
 
 
@@ -138,6 +116,7 @@ def simulate(args: argparse.Namespace) -> int:
     options = game.options_of(config)
     max_turns = getattr(args, "max_turns", None)
     tally = Tally()
+    streamed = bool(args.records) and streams(args.records)
     workers = min(args.workers, -(-args.games // CHUNK))
     pool = None
     if workers > 1:
@@ -149,7 +128,7 @@ def simulate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     interrupted = False
     try:
-        with (atomic_output(args.records) if args.records else _nothing()) as out:
+        with (output_file(args.records) if args.records else _nothing()) as out:
             task = None
             if progress is not None:
                 progress.start()
@@ -187,9 +166,20 @@ def simulate(args: argparse.Namespace) -> int:
     report = summary(tally, seconds)
     if interrupted:
         report["interrupted"] = True
+        kept = ("" if not args.records else
+                f"; the records of those went to {shown(args.records)}" if streamed else
+                "; no records written")
         print(f"hanamikoji simulate: interrupted after {tally.games:,} of {args.games:,} games "
-              "(the summary is of those" + ("; no records written)" if args.records else ")"),
-              file=sys.stderr)
+              f"(the summary is of those{kept})", file=sys.stderr)
+    # With the records on standard output (--records -), the summary goes to stderr.
+    with redirect_stdout(sys.stderr) if args.records and is_stdout(args.records) else _nothing():
+        _print_summary(args, game, options, tally, report, interrupted)
+    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+
+
+def _print_summary(args: argparse.Namespace, game: Any, options: dict, tally: Tally,
+                   report: dict, interrupted: bool) -> None:
+    max_turns = getattr(args, "max_turns", None)
     if args.json:
         print(json.dumps(report))
     else:
@@ -203,8 +193,7 @@ def simulate(args: argparse.Namespace) -> int:
             print(f"unfinished:        {tally.unfinished} (stopped at --max-turns {max_turns}; "
                   "not counted as results, no records written)")
         if args.records and not interrupted:
-            print(f"records written to {args.records}")
-    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+            print(f"records written to {shown(args.records)}")
 
 
 def _lengths(tally: Tally) -> str:

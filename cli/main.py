@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--first-player", type=_nonnegative, default=0, metavar="P",
                       help="who begins (default 0)")
     play.add_argument("--record", type=path, metavar="FILE",
-                      help="also write the game's record (JSON)")
+                      help="also write the game's record (JSON; - for standard output)")
     play.add_argument("--max-turns", type=_positive, default=None, metavar="N",
                       help="stop once the game has lasted N of its units of length")
     play.set_defaults(handler="hanamikoji.cli.commands:play")
@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     _variant(sim)
     sim.add_argument("--records", type=path, metavar="FILE.jsonl",
-                     help="write every game as a JSON line")
+                     help="write every game as a JSON line (- for standard output)")
     sim.add_argument("--workers", type=_positive, default=1,
                      help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -184,7 +184,8 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     verify = commands.add_parser(
         "verify", help="answer every query and sample the property suite: the main job")
     verify.add_argument("--out", type=path, metavar="DIR",
-                        help="also write DIR/report.md and DIR/report.json")
+                        help="also write DIR/report.md, DIR/report.json and DIR/witnesses/ "
+                             "(the folder is replaced whole)")
     verify.add_argument("--json", action="store_true", help="print the report as one JSON object")
     verify.add_argument("--max-examples", type=_positive, default=10,
                         help="Hypothesis examples per sampled property (default 10)")
@@ -250,7 +251,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
 
     vectors = commands.add_parser("vectors", help="write a game's conformance vectors (JSON files)")
     vectors.add_argument("--out", type=path, required=True, metavar="DIR",
-                         help="directory to write into")
+                         help="the folder to write (replaced whole)")
     vectors.add_argument("--game", default=None, metavar="NAME",
                          help="the game (default: the registry's default; see 'hanamikoji games')")
     vectors.set_defaults(handler="hanamikoji.oracle.core.vectors:run")
@@ -311,10 +312,13 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.set_defaults(handler="hanamikoji.oracle.core.diff:run")
 
 
-def _option_error() -> type[Exception]:
+def _usage_errors() -> tuple[type[Exception], ...]:
+    """The errors that are the user's to fix (exit 2), besides :class:`UsageError`: an option
+    the game does not take, an output that cannot be written."""
     from hanamikoji.engine.core.errors import OptionError
+    from hanamikoji.cli.output import OutputError
 
-    return OptionError
+    return OptionError, OutputError
 
 
 def _load(handler: str) -> Callable[[argparse.Namespace], int]:
@@ -342,8 +346,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             # answer is the interrupt's, never an error or a bug of its own.
             print("hanamikoji: interrupted", file=sys.stderr)
             code = 130
-        elif isinstance(error, (UsageError, _option_error())):
-            # a usage error, an unknown game or an option the game does not take
+        elif isinstance(error, (UsageError, *_usage_errors())):
+            # a usage error, an unknown game, an option the game does not take, or an output
+            # that cannot be written (a full disk, a read-only folder)
             print(f"hanamikoji {name}: error: {error}", file=sys.stderr)
             code = EXIT_USAGE
         else:

@@ -8,6 +8,7 @@ through the registry (:attr:`Game.queries_module`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -15,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.cli.commands import atomic_output, no_hypothesis_litter
+from hanamikoji.cli.commands import no_hypothesis_litter
+from hanamikoji.cli.output import OutputFolder, output_folder
 from hanamikoji.engine.core.registry import get
 
 from hanamikoji.spec.core.verify import catalogue
@@ -86,28 +88,26 @@ def verify(args: argparse.Namespace) -> int:
     """``hanamikoji verify [--out DIR] [--json] [--max-examples N] [--seed S]``."""
     from hanamikoji.spec.core.verify import render, run_verify
 
-    if args.out is not None and not os.path.isdir(args.out):
-        if os.path.exists(args.out):
-            raise UsageError(f"cannot write into {args.out}: not a directory")
-        try:
-            os.makedirs(args.out)
-        except OSError as error:
-            raise UsageError(f"cannot create {args.out}: {error.strerror}") from None
     games = None if getattr(args, "game", None) is None else [get(args.game).name]
-    with no_hypothesis_litter():
-        report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games,
-                            progress=_progress_lines() if sys.stderr.isatty() else None)
-    document = report.to_json()
-    if args.out is not None:
-        written = write_witnesses(report, args.out)
-        for game in document["games"]:
-            for query in game["queries"]:
-                if (game["game"], query["name"]) in written:
-                    query["witness_file"] = written[game["game"], query["name"]]
-        with atomic_output(os.path.join(args.out, "report.json")) as out:
-            out.write(json.dumps(document, indent=1) + "\n")
-        with atomic_output(os.path.join(args.out, "report.md")) as out:
-            out.write(report.to_markdown())
+    # The report folder is written aside and swapped in whole when the report is complete: an
+    # error or an interrupt leaves the old one as it was, and nothing of an older report (the
+    # witnesses of another game) stays beside the new one.
+    with (output_folder(args.out, ours=REPORT_FILES, command="verify")
+          if args.out is not None else contextlib.nullcontext()) as folder:
+        with no_hypothesis_litter():
+            report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games,
+                                progress=_progress_lines() if sys.stderr.isatty() else None)
+        document = report.to_json()
+        if folder is not None:
+            written = write_witnesses(report, folder)
+            for game in document["games"]:
+                for query in game["queries"]:
+                    if (game["game"], query["name"]) in written:
+                        query["witness_file"] = written[game["game"], query["name"]]
+            with folder.file("report.json") as out:
+                out.write(json.dumps(document, indent=1) + "\n")
+            with folder.file("report.md") as out:
+                out.write(report.to_markdown())
     if args.json:
         print(json.dumps(document))
     else:
@@ -190,18 +190,21 @@ def _where(args: argparse.Namespace, game: Any) -> int:
     return EXIT_OK if found.answer != "unknown" else EXIT_FAILED
 
 
-def write_witnesses(report: Any, directory: str) -> dict[tuple[str, str], str]:
+#: What ``verify --out DIR`` writes in DIR (:func:`~hanamikoji.cli.output.foreign`).
+REPORT_FILES = ("report.json", "report.md", "witnesses/", "witnesses/*.jsonl")
+
+
+def write_witnesses(report: Any, folder: OutputFolder) -> dict[tuple[str, str], str]:
     """Every witness game of the report as records, one JSON Lines file per query under
-    ``DIRECTORY/witnesses/`` (``hanamikoji validate`` reads them); the paths, relative to
-    ``directory``, by (game, query)."""
+    ``witnesses/`` of the report's folder (``hanamikoji validate`` reads them); the paths,
+    relative to the folder, by (game, query)."""
     written: dict[tuple[str, str], str] = {}
     for section in report.sections:
         for answer in section.answers:
             if not answer.witnesses:
                 continue
             relative = os.path.join("witnesses", f"{section.game}-{answer.name}.jsonl")
-            os.makedirs(os.path.join(directory, "witnesses"), exist_ok=True)
-            with atomic_output(os.path.join(directory, relative)) as out:
+            with folder.file(relative) as out:
                 for witness in answer.witnesses:
                     out.write(json.dumps(witness.to_json()["record"]) + "\n")
             written[section.game, answer.name] = relative

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from hanamikoji.cli.main import main
-from hanamikoji.cli.commands import atomic_output
+from hanamikoji.cli.output import output_file
 from hanamikoji.engine.hanamikoji.record import read_record
 from hanamikoji.properties.core.cite import checks
 
@@ -85,7 +85,7 @@ def test_output_is_not_half_written_on_failure(tmp_path):
     target = tmp_path / "keep.jsonl"
     target.write_text("old\n")
     with pytest.raises(RuntimeError):
-        with atomic_output(str(target)) as out:
+        with output_file(str(target)) as out:
             out.write("new, half done")
             raise RuntimeError("disk on fire")
     assert target.read_text() == "old\n"

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
-from hanamikoji.cli.base import EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_OK
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.oracle.core.protocol import player_json
@@ -149,24 +149,17 @@ def _render(value: Any, depth: int) -> str:
 
 
 def write(directory: str, game: Game | None = None) -> list[str]:
-    """Write ``game``'s corpus (default: the default game's) into ``directory``, created if
-    need be; the paths written."""
-    from hanamikoji.cli.commands import atomic_output
+    """Write ``game``'s corpus (default: the default game's) as the folder ``directory``, whole
+    or not at all (:func:`~.output.output_folder`: a folder that holds anything but vector files
+    is refused); the paths written."""
+    from hanamikoji.cli.output import output_folder
 
     game = get() if game is None else game
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise UsageError(f"cannot write into {directory}: it is not a directory")
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
-    written = []
-    for name, doc in corpus(game).items():
-        path = os.path.join(directory, name)
-        with atomic_output(path) as out:
-            out.write(render(doc))
-        written.append(path)
-    return written
+    with output_folder(directory, ours=FILES, command="vectors") as folder:
+        for name, doc in corpus(game).items():
+            with folder.file(name) as out:
+                out.write(render(doc))
+    return [os.path.join(directory, name) for name in FILES]
 
 
 def run(args: argparse.Namespace) -> int:
