@@ -495,7 +495,10 @@ class MalformedRecordError(RecordError):
     """Not a record of this format: wrong shape, type or value range at JSON path ``path``."""
 
     def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
+        # A message that already names a place inside ``path`` (a decision's own error, which
+        # says which field) is not prefixed again: the path is said once.
+        inside = message.startswith(path) and message[len(path):len(path) + 1] in (".", "[", ":")
+        super().__init__(message if inside else f"{path}: {message}")
         self.path = path
 
 
