@@ -332,6 +332,12 @@ class Game(abc.ABC):
     def render(self, state: Any) -> list[str]:
         """The whole game up to ``state``, for a person (what ``play`` prints)."""
 
+    def render_seen(self, state: Any, player: int) -> list[str] | None:
+        """The display of :meth:`render` as ``player`` saw the game: built from their
+        :meth:`observe` views only, so nothing hidden from them appears (``show --player``).
+        None for a game without one: ``show`` then lists what changed in each view."""
+        return None
+
     # --- checking ---------------------------------------------------------------------------
 
     @abc.abstractmethod
