@@ -49,8 +49,8 @@ def _blocks() -> list[tuple[str, list[str]]]:
         for match in re.finditer(r"^```([a-z]*)\n(.*?)^```", text, re.M | re.S):
             if match.group(1) in ("", "sh", "bash", "console", "shell"):
                 lines = [line.removeprefix("$ ") for line in match.group(2).splitlines()]
-                found.append((f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 1}",
-                              lines))
+                line = text.count("\n", 0, match.start()) + 1
+                found.append((f"{path.relative_to(ROOT)}:{line}", lines))
     for path in sorted((ROOT / "docs" / "examples").glob("*.py")):
         lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
                  if line.startswith("    ") and line.strip().startswith(("pip ", "python "))]
@@ -120,7 +120,8 @@ def fresh_python(tmp_path_factory) -> pathlib.Path:
     venv = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+    where = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site = subprocess.run([str(python), "-c", where],
                           capture_output=True, text=True, check=True).stdout.strip()
     setuptools = importlib.util.find_spec("setuptools")
     assert setuptools is not None and setuptools.origin is not None

@@ -93,12 +93,12 @@ def render_game(state: State, player: int | None = None) -> list[str]:
 
     def turn_line(at: State) -> str:
         """Who acts at ``at`` (a turn's start), the card they drew and their hand, as seen."""
-        nonlocal held_after
         mover = at.active
         head = f"  turn {at.turn}  player {mover}  "
         if player is None:
             assert deal is not None
-            return head + f"draws {deal.draws[at.turn]} · hand {_cards(C.cards_of(at.hands[mover]))}"
+            hand = C.cards_of(at.hands[mover])
+            return head + f"draws {deal.draws[at.turn]} · hand {_cards(hand)}"
         view = observe(at, player)
         if mover != player:
             return head + f"draws a card · {view.opponent_hand_size} in hand"
