@@ -350,7 +350,7 @@ def bench(args: argparse.Namespace, *, clock: Callable[[], float] = time.perf_co
     for row in rows:
         detail = ", ".join(f"{k}={v}" for k, v in row.items() if k not in shown)
         verdict = "" if row["met"] is None else "met" if row["met"] else "missed"
-        # Figures are plain text: "pip install 'hanamikoji[openspiel]'" is not rich markup.
+        # Figures are plain text: "pip install '.[openspiel]'" is not rich markup.
         table.add_row(*map(escape, (row["section"], row["figure"],
                                     "-" if row["value"] is None else str(row["value"]),
                                     row["unit"],

@@ -107,7 +107,7 @@ def verify(args: argparse.Namespace) -> int:
             with folder.file("report.json") as out:
                 out.write(json.dumps(document, indent=1) + "\n")
             with folder.file("report.md") as out:
-                out.write(report.to_markdown())
+                out.write(report.to_markdown(written, args.out))
     if args.json:
         print(json.dumps(document))
     else:
@@ -116,6 +116,10 @@ def verify(args: argparse.Namespace) -> int:
         Console(file=sys.stdout, width=max(100, Console().width)).print(render(report))
         if args.out is not None:
             print(f"report written to {os.path.join(args.out, 'report.md')} and report.json")
+            if written:
+                example = os.path.join(args.out, next(iter(written.values())))
+                print(f"witness games in {os.path.join(args.out, 'witnesses')}{os.sep}: "
+                      f"hanamikoji show {example} displays one")
     return EXIT_OK if report.ok else EXIT_FAILED
 
 

@@ -1,9 +1,10 @@
 """``hanamikoji show`` and ``hanamikoji stats``: game records for a person, for any game.
 
 ``show FILE...`` prints each record turn by turn as ``play`` prints a game (the game's own
-:meth:`Game.render`); ``show --player P`` prints the game as player P saw it: their view
-(:meth:`Game.observe`) at the start and, after each decision, what changed in it, so nothing the
-rules hide from P is shown. ``stats FILE...`` summarises the records, in the spirit of
+:meth:`Game.render`); ``show --player P`` prints the same display as player P saw the game
+(:meth:`Game.render_seen`, built from their :meth:`Game.observe` views), so nothing the rules
+hide from P is shown; for a game without that display, P's view at the start and, after each
+decision, what changed in it. ``stats FILE...`` summarises the records, in the spirit of
 pgn-extract: the results by reason, the winners by seat, who started and how often the starter
 won, and the lengths of the games in each game's own unit (:attr:`Game.length_unit`).
 
@@ -68,7 +69,8 @@ def show(args: argparse.Namespace) -> int:
                                  f"{players} players, numbered 0 to {players - 1}")
             print(f"{verdict.source}:{verdict.line}: record {verdict.index}, as player "
                   f"{args.player} saw it")
-            lines = seen_by(game, final, args.player)
+            seen = game.render_seen(final, args.player)
+            lines = seen_by(game, final, args.player) if seen is None else iter(seen)
         for line in lines:
             print(line)
     return _exit_code(tally)

@@ -5,8 +5,8 @@
   and :class:`~.encoding.Play`, one game as the bridges play it; one encoding per game
   (:mod:`.encoding.hanamikoji`, :mod:`.encoding.maiko`). Plain Python: no numpy, no framework.
 - :mod:`.openspiel`: registers ``python_hanamikoji`` and ``python_maiko`` with
-  ``pyspiel.register_game`` (``pip install 'hanamikoji[openspiel]'``).
-- :mod:`.pettingzoo_env`: AEC environments (``pip install 'hanamikoji[pettingzoo]'``).
+  ``pyspiel.register_game`` (``pip install '.[openspiel]'``).
+- :mod:`.pettingzoo_env`: AEC environments (``pip install '.[pettingzoo]'``).
 - :mod:`.bench`: the figures of ``hanamikoji bench --only integrations``.
 
 Every rule is the engine's, reached through the core ``Game`` interface: nothing here is a

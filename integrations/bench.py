@@ -107,7 +107,7 @@ def measure(game_name: str | None = None, budget: float = 2.0) -> list[dict[str,
     for bridge, needs, extra in BRIDGES:
         if importlib.util.find_spec(needs) is None:
             rows.append({"figure": f"{bridge} ({name})", "value": None,
-                         "unit": f"not installed: pip install 'hanamikoji[{extra}]'",
+                         "unit": f"not installed: pip install '.[{extra}]' in the clone",
                          "target": None})
             continue
         if bridge == "openspiel":

@@ -1,5 +1,5 @@
 """The toolkit's games as OpenSpiel games, backed by the reference engine
-(``pip install 'hanamikoji[openspiel]'``; docs/integrations.md).
+(``pip install '.[openspiel]'``; docs/integrations.md).
 
 Importing this module registers two games with ``pyspiel.register_game``, as OpenSpiel's own
 Python games do (``open_spiel/python/games/kuhn_poker.py``):
@@ -31,7 +31,7 @@ try:
     import pyspiel
 except ImportError as error:
     raise ImportError(f"hanamikoji.integrations.openspiel needs the openspiel extra: "
-                      f"pip install 'hanamikoji[openspiel]' ({error})") from None
+                      f"pip install '.[openspiel]' in a clone of hanamikoji ({error})") from None
 
 from hanamikoji.engine.core.errors import InvalidActionError, OptionError
 from hanamikoji.engine.core.game import CHANCE

@@ -1,5 +1,5 @@
 """The toolkit's games as PettingZoo AEC environments, backed by the reference engine
-(``pip install 'hanamikoji[pettingzoo]'``; docs/integrations.md).
+(``pip install '.[pettingzoo]'``; docs/integrations.md).
 
 >>> from hanamikoji.integrations.pettingzoo_env import env
 >>> e = env(variant="italian-three-rounds", render_mode="ansi")
@@ -34,7 +34,7 @@ try:
     from pettingzoo.utils import wrappers
 except ImportError as error:
     raise ImportError(f"hanamikoji.integrations.pettingzoo_env needs the pettingzoo extra: "
-                      f"pip install 'hanamikoji[pettingzoo]' ({error})") from None
+                      f"pip install '.[pettingzoo]' in a clone of hanamikoji ({error})") from None
 
 from hanamikoji.engine.core.errors import OptionError
 from hanamikoji.engine.core.game import CHANCE

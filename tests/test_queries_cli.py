@@ -71,7 +71,11 @@ def test_verify_writes_markdown_and_json(tmp_path, monkeypatch, capsys):
     row = next(line for line in markdown.splitlines() if line.startswith("| round-outcome-pairs |"))
     question = next(q.question for q in CATALOGUE if q.name == "round-outcome-pairs")
     assert f"| {question} | 122597 |" in row and "plain enumeration" in row
-    assert "a-property" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "a-property" in printed
+    # the witness folder, named with the command that displays a game of it
+    assert f"hanamikoji show {out / 'witnesses'}/hanamikoji-" in printed
+    assert f"`{out}/witnesses/`" in markdown and f"`hanamikoji show {out}/witnesses/" in markdown
     # what produced it
     produced = document["produced_by"]
     assert set(produced) == {"hanamikoji", "z3-solver", "hypothesis", "Python", "date"}
@@ -108,3 +112,77 @@ def test_verify_fails_when_a_query_is_undecided():
     assert "TIMEOUT" in report.to_markdown()
     fine = attrs.evolve(report, sections=())
     assert fine.ok and isinstance(fine, Report)
+
+
+def _nested_report() -> Report:
+    """A report of one Maiko-like query (an answer per player count and per end) whose two
+    claims fail by the same model, and one Hanamikoji-like count."""
+    from hanamikoji.spec.core.queries import Answer, Counterexample
+
+    per_end = (("full-board", (("turns", 2), ("flips", 14))), ("static", (("turns", 8),
+                                                                        ("flips", 46))))
+    same = dict(hypothesis="readings (a) and (c) differ",
+                values=(("row", (None, 1)), ("reading (a)", "player 1")), reached=True)
+    nested = Answer("fastest-end", "how fast can each end come?", "z3", "answered",
+                    (("2 players", per_end), ("3 players", per_end)), 0.5,
+                    counterexamples=(Counterexample("on every reachable row", **same),
+                                     Counterexample("on every row", **same)))
+    count = Answer("a-count", "how many?", "z3", "answered", 8, 0.1)
+    return Report((verify_module.Section("maiko", "Maiko", (nested, count), (), None),),
+                  10, 0, 1.0)
+
+
+def test_the_verify_markdown_lays_nested_answers_out_as_tables():
+    """An answer of objects in objects is a small table (a row per player count and end, a
+    column per figure), not nested parentheses; a plain answer stays on its row."""
+    markdown = _nested_report().to_markdown()
+    row = next(line for line in markdown.splitlines() if line.startswith("| fastest-end |"))
+    cell = row.split("|")[3]
+    assert "turns" not in cell and "[fastest-end](#fastest-end)" in cell, row
+    table = markdown.split("#### fastest-end\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert table[0] == "| | turns | flips |"
+    assert table[2:] == ["| 2 players · full-board | 2 | 14 |", "| 2 players · static | 8 | 46 |",
+                         "| 3 players · full-board | 2 | 14 |", "| 3 players · static | 8 | 46 |"]
+    assert "| a-count | how many? | 8 |" in markdown
+
+
+def test_the_verify_report_says_a_counterexample_once():
+    """Two claims refuted by the same model (checked on reachable rows and on any row) show
+    the counterexample once, saying it refutes both."""
+    markdown = _nested_report().to_markdown()
+    assert markdown.count("readings (a) and (c) differ") == 1
+    assert "a game reaches it (2 claims)" in markdown
+
+
+def test_the_verify_report_names_its_witness_folder_and_how_to_show_one():
+    """With witness files beside it, the report names the folder, each query's file, and the
+    command that displays one."""
+    files = {("maiko", "fastest-end"): "witnesses/maiko-fastest-end.jsonl"}
+    markdown = _nested_report().to_markdown(files, "report")
+    assert "`report/witnesses/`" in markdown
+    assert "`hanamikoji show report/witnesses/maiko-fastest-end.jsonl`" in markdown
+    row = next(line for line in markdown.splitlines() if line.startswith("| fastest-end |"))
+    assert "`witnesses/maiko-fastest-end.jsonl`" in row
+
+
+def test_every_maiko_property_of_the_sample_names_its_rules(monkeypatch):
+    """The generic properties in Maiko's sample carry the Maiko rules their counterparts cite
+    (``@checks``), each a rule of spec/maiko/rules.md; those with no counterpart check the
+    core's contract alone."""
+    import pathlib
+    import re
+
+    from hanamikoji.properties.core.sample import SampleOutcome
+    from hanamikoji.properties.core.suite import PROPERTIES_BY_NAME
+    from hanamikoji.properties.maiko import sample
+
+    spec = (pathlib.Path(__file__).parent.parent / "spec" / "maiko" / "rules.md").read_text()
+    known = set(re.findall(r"\bMK-[A-Z]+(?:-[A-Z]+)*-\d+\b", spec))
+    assert set(sample.COUNTERPARTS) <= set(PROPERTIES_BY_NAME)
+    fake = [SampleOutcome(name, (), True, 1, 0.0, "") for name in PROPERTIES_BY_NAME]
+    monkeypatch.setattr(sample, "run_generic_sample", lambda *a, **k: list(fake))
+    monkeypatch.setattr(sample, "_games", lambda players, seeds: 0)
+    outcomes = {o.name: o.rules for o in sample.run_sample(max_examples=1)}
+    for name in sample.COUNTERPARTS:
+        assert outcomes[name] and set(outcomes[name]) <= known, (name, outcomes[name])
+    assert outcomes["views-leak-nothing"][:3] == ("MK-INFO-1", "MK-INFO-2", "MK-INFO-3")

@@ -4,10 +4,15 @@ games; a player's view reveals nothing hidden from them; bad input as validate r
 from __future__ import annotations
 
 import json
+import random
+import re
+from collections import Counter
 
 import pytest
 
 from hanamikoji.cli.main import main
+from hanamikoji.engine.core.registry import get
+from hanamikoji.properties.core.cite import checks
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -53,36 +58,82 @@ def test_show_prints_a_stream_of_records_of_both_games(capsys, files):
     assert out.count("Maiko · 3 players") == 6 and out.count("Hanamikoji · standard rules") == 1
 
 
-def _opponent_hand_shown(out: str, hand: list[int]) -> bool:
-    return any(line.strip() == f"hand: {json.dumps(sorted(hand))}" for line in out.splitlines())
-
-
-def test_show_player_shows_only_that_players_view_of_hanamikoji(capsys, files):
-    record = json.loads(files["hanamikoji.json"].read_text())
-    code, out, err = run(capsys, "show", "--player", "0", str(files["hanamikoji.json"]))
+def _shown(capsys, files, name: str, *player: str) -> list[str]:
+    code, out, err = run(capsys, "show", *player, str(files[name]))
     assert code == 0 and err == ""
-    lines = out.splitlines()
-    assert lines[0].endswith("record 0, as player 0 saw it") and lines[2] == "start:"
-    deal = record["rounds"][0]
-    assert f"  hand: {json.dumps(sorted(deal['hands'][0] + deal['draws'][:1]))}" in lines
-    assert not _opponent_hand_shown(out, deal["hands"][1])  # the other hand is never shown
-    assert "draws" not in out and "removed" not in out      # nor the deck, nor the removed card
-    secrets = [line for line in lines if '"action": "secret"' in line]
-    assert any('"player": 1' in line and '"cards": null' in line for line in secrets)
-    assert lines[-1].startswith("end: a win for player")
-    code, other, _ = run(capsys, "show", "--player", "1", str(files["hanamikoji.json"]))
-    assert code == 0 and other != out
-    assert f"  hand: {json.dumps(sorted(deal['hands'][1]))}" in other.splitlines()
+    return out.splitlines()
 
 
-def test_show_player_shows_only_that_players_view_of_maiko(capsys, files):
-    code, out, err = run(capsys, "show", "--player", "2", str(files["maiko.json"]))
-    assert code == 0 and err == ""
-    assert "secretly" not in out and "layout of" not in out  # the full display's hidden parts
-    looks = [json.loads(line.split(" + ", 1)[1]) for line in out.splitlines()
-             if line.startswith("  log + ") and '"one-san"' in line]
+@checks("INFO-2", "MK-INFO-1")
+@pytest.mark.parametrize("name, players", [("hanamikoji.json", 2), ("maiko.json", 3)])
+def test_show_player_is_show_as_the_player_saw_it(capsys, files, name, players):
+    """INFO-2, MK-INFO-1: ``show --player P`` is ``show``'s display (same header, a line for
+    each of show's lines), not a dump of P's view at every step."""
+    everything = _shown(capsys, files, name)
+    for player in range(players):
+        seen = _shown(capsys, files, name, "--player", str(player))
+        assert seen[0] == everything[0] + f", as player {player} saw it"
+        assert seen[1] == everything[1]  # the game's own title line
+        assert len(seen) == len(everything)
+        assert seen[-1].startswith("Result: ") and seen[-1] == everything[-1]
+
+
+@checks("ACT-SECRET-2", "ACT-TRADE-2")
+def test_show_player_hides_the_opponents_face_down_cards(capsys, files):
+    """ACT-SECRET-2, ACT-TRADE-2: where the full display names the cards of a secret or a
+    trade-off, the opponent's display shows them face down; the player's own are shown."""
+    everything = _shown(capsys, files, "hanamikoji.json")
+    for player in (0, 1):
+        seen = _shown(capsys, files, "hanamikoji.json", "--player", str(player))
+        face_down = 0
+        for full, own, turn in zip(everything, seen, [""] + everything):
+            if full.split()[:1] in (["secret"], ["trade-off"]):
+                mover = int(turn.split()[3])
+                if mover == player:
+                    assert own == full
+                else:
+                    assert own.split()[1:] == ["[?]"] if full.split()[0] == "secret" else \
+                        own.split()[1:] == ["[?", "?]"], own
+                    face_down += 1
+        assert face_down >= 2  # a secret and a trade-off each round
+        assert not any("removed [" in line and "[?]" not in line for line in seen)
+
+
+@checks("MK-TUTOR-ONESAN-2")
+def test_show_player_names_only_their_own_one_san_looks(capsys, files):
+    """MK-TUTOR-ONESAN-2: a One-san look names its tile to the player who looked only."""
+    everything = _shown(capsys, files, "maiko.json")
+    looks = [k for k, line in enumerate(everything) if "(secretly: " in line]
     assert looks, "a one-san look in the game"
-    assert all(("tile" in look) == (look["player"] == 2) for look in looks)
+    for player in range(3):
+        seen = _shown(capsys, files, "maiko.json", "--player", str(player))
+        for k in looks:
+            mover = next(int(everything[j].split()[4]) for j in range(k, 0, -1)
+                         if everything[j].startswith("Turn "))
+            if mover == player:
+                assert seen[k] == everything[k]
+            else:
+                assert seen[k] == everything[k].split(" (secretly: ")[0], seen[k]
+
+
+@pytest.mark.parametrize("name", ["hanamikoji", "maiko"])
+def test_states_a_player_cannot_tell_apart_show_the_same_to_them(name):
+    """Nothing hidden from a player reaches their display: a state they cannot tell from the
+    game's (everything hidden drawn again, :meth:`Game.resample`) renders the same to them,
+    while the full display tells the two apart."""
+    game = get(name)
+    config = game.configure({"players": 3} if name == "maiko" else {})
+    told_apart = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        final = game.random_game(rng, config)
+        states = list(game.states(final))
+        for state in states[len(states) // 3::len(states) // 3]:
+            for player in game.players(state):
+                other = game.resample(state, player, random.Random(seed + 100))
+                assert game.render_seen(other, player) == game.render_seen(state, player)
+                told_apart += game.render(other) != game.render(state)
+    assert told_apart
 
 
 def test_show_player_out_of_range_is_a_usage_error(capsys, files):
@@ -139,3 +190,51 @@ def test_bad_records_get_validates_lines_and_exit_codes(capsys, files):
     code, out, err = run(capsys, "stats", str(folder / "missing.jsonl"))
     assert code == 2
     assert err == f"hanamikoji stats: error: cannot read {folder}/missing.jsonl: no such file\n"
+
+
+def _decisions_and_hands(lines: list[str]) -> list[tuple[list[int], list[int]]]:
+    """(cards played, hand shown on the line before) of each action of a Hanamikoji display;
+    an action whose hand is not shown (the opponent's) has an empty hand."""
+    out = []
+    for before, line in zip(lines, lines[1:]):
+        words = line.split()
+        if words[:1] and words[0] in ("secret", "trade-off", "gift", "competition"):
+            played = [int(c) for c in re.findall(r"\d", line.split(" -> ")[0])]
+            hand = re.search(r"hand \[([\d ]*)\]", before)
+            out.append((played, [int(c) for c in hand.group(1).split()] if hand else []))
+    return out
+
+
+@checks("TURN-2")
+def test_every_action_is_played_from_the_hand_shown_before_it(capsys):
+    """TURN-2: ``play`` shows, before each action, the card its player drew and the hand they
+    chose from, so the cards played are in it; a player's own display does so for their
+    actions (seed 3 played ``trade-off [4 6]`` from a hand shown as ``[0 3 5 6 6 6]``)."""
+    game = get("hanamikoji")
+    for seed in range(8):
+        final = game.random_game(random.Random(seed), game.configure())
+        rounds = len(final.scores)
+        actions = _decisions_and_hands(game.render(final))
+        assert len(actions) == 8 * rounds
+        for played, hand in actions:
+            assert not Counter(played) - Counter(hand), (seed, played, hand)
+        for player in (0, 1):
+            own = [(p, h) for p, h in _decisions_and_hands(game.render_seen(final, player)) if h]
+            assert len(own) == 4 * rounds
+            assert all(not Counter(p) - Counter(h) for p, h in own), (seed, player)
+    code, out, _ = run(capsys, "play", "--seed", "3")
+    lines = out.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.split()[:3] == ["trade-off", "[4", "6]"])
+    hand = re.search(r"player 0  draws \d · hand \[([\d ]*)\]", lines[at - 1])
+    assert hand and {"4", "6"} <= set(hand.group(1).split()), lines[at - 1]
+
+
+def test_the_cli_doc_turn_excerpt_is_what_play_prints(capsys):
+    """docs/cli.md's excerpt of a turn is two consecutive lines of ``play --seed 3``."""
+    import pathlib
+
+    doc = (pathlib.Path(__file__).parent.parent / "docs" / "cli.md").read_text()
+    excerpt = re.search(r"`hanamikoji play --seed 3`\):\n\n```\n(.*?)```", doc, re.S)
+    assert excerpt, "the excerpt of docs/cli.md"
+    code, out, _ = run(capsys, "play", "--seed", "3")
+    assert code == 0 and excerpt.group(1) in out

@@ -1,6 +1,6 @@
 """An OpenSpiel algorithm on Hanamikoji: OpenSpiel's MCTS bot against a uniform random bot.
 
-    pip install 'hanamikoji[openspiel]'
+    pip install '.[openspiel]'
     python docs/examples/mcts_vs_random.py --games 300 --workers 2
 
 MCTS needs the whole state, so the bot plays fair by determinizing: before each decision it

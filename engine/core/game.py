@@ -348,6 +348,12 @@ class Game(abc.ABC):
     def render(self, state: Any) -> list[str]:
         """The whole game up to ``state``, for a person (what ``play`` prints)."""
 
+    def render_seen(self, state: Any, player: int) -> list[str] | None:
+        """The display of :meth:`render` as ``player`` saw the game: built from their
+        :meth:`observe` views only, so nothing hidden from them appears (``show --player``).
+        None for a game without one: ``show`` then lists what changed in each view."""
+        return None
+
     # --- checking ---------------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -414,7 +420,10 @@ class MalformedRecordError(RecordError):
     """Not a record of this format: wrong shape, type or value range at JSON path ``path``."""
 
     def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
+        # A message that already names a place inside ``path`` (a decision's own error, which
+        # says which field) is not prefixed again: the path is said once.
+        inside = message.startswith(path) and message[len(path):len(path) + 1] in (".", "[", ":")
+        super().__init__(message if inside else f"{path}: {message}")
         self.path = path
 
 

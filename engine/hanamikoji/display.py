@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from . import cards as C
-from .actions import Competition, CompetitionPick, Deal, GiftPick
-from .game import RoundScore, State
+from .actions import ActionKind, CompetitionPick, Deal, GiftPick
+from .cards import Cards
+from .game import (
+    ObservedTurn,
+    Phase,
+    RoundScore,
+    State,
+    View,
+    apply,
+    new_game,
+    observe,
+    observed_turn,
+)
 from .rules import Markers, Result, charm, geisha_count
 
 
@@ -39,48 +50,98 @@ def describe_result(result: Result) -> str:
     return f"player {result.winner} wins ({result.reason.value})"
 
 
-def render_game(state: State) -> list[str]:
-    """Every round's turns and scoring, then the result, from the game's history."""
-    lines = [f"Hanamikoji · {state.rules.name} rules · player {state.first_player} starts"]
-    scores = {s.round: s for s in state.scores}
-    round_index = -1
-    markers: Markers = (None,) * C.NUM_GEISHA
-    turn = 0
-    mover = prev_mover = 0
+def _hidden(count: int) -> str:
+    return "[" + " ".join("?" * count) + "]"
 
-    def close_round() -> None:
+
+def _shown(turn: ObservedTurn) -> str:
+    if turn.cards is None:  # face down, hidden from this player
+        return _hidden(turn.kind.size)
+    if turn.kind is ActionKind.COMPETITION:
+        return " | ".join(_cards(p) for p in turn.cards)  # type: ignore[arg-type]
+    return _cards(turn.cards)  # type: ignore[arg-type]
+
+
+def render_game(state: State, player: int | None = None) -> list[str]:
+    """Every round's turns and scoring, then the result, from the game's history: each turn
+    says the card its player drew (TURN-2) and the hand they then chose from.
+
+    With ``player``, the game as that player saw it: only their :func:`observe` view of each
+    state and their view of each action (:func:`observed_turn`) are shown, so the opponent's
+    hand, draws, secret and trade-off, the removed card and the deck stay hidden (INFO-2).
+    """
+    title = f"Hanamikoji · {state.rules.name} rules · player {state.first_player} starts"
+    lines = [title]
+    markers: Markers = (None,) * C.NUM_GEISHA
+    current = new_game(state.rules, state.first_player)
+    deal: Deal | None = None
+    held_after: Cards | None = None  # ``player``'s hand after their last action this round
+    shown_scores: list[RoundScore] = []
+
+    def seen(at: State) -> State | View:
+        return at if player is None else observe(at, player)
+
+    def scoring(scores: tuple[RoundScore, ...]) -> None:
+        """The rounds scored since the last call (scores are public: SCORE-1)."""
         nonlocal markers
-        score = scores.get(round_index)
-        if score is None:
-            return
-        lines.append("  scoring (secrets revealed; * = marker moved):")
-        lines.extend("    " + line for line in geisha_table(score, markers))
-        markers = score.markers
-        lines.append("    " + standing(markers))
+        for score in scores[len(shown_scores):]:
+            lines.append("  scoring (secrets revealed; * = marker moved):")
+            lines.extend("    " + line for line in geisha_table(score, markers))
+            markers = score.markers
+            lines.append("    " + standing(markers))
+            shown_scores.append(score)
+
+    def turn_line(at: State) -> str:
+        """Who acts at ``at`` (a turn's start), the card they drew and their hand, as seen."""
+        mover = at.active
+        head = f"  turn {at.turn}  player {mover}  "
+        if player is None:
+            assert deal is not None
+            hand = C.cards_of(at.hands[mover])
+            return head + f"draws {deal.draws[at.turn]} · hand {_cards(hand)}"
+        view = observe(at, player)
+        if mover != player:
+            return head + f"draws a card · {view.opponent_hand_size} in hand"
+        hand = C.cards_of(view.hand)
+        drawn = "" if held_after is None else \
+            f"draws {C.cards_of(C.sub(view.hand, held_after))[0]} · "
+        return head + f"{drawn}hand {_cards(hand)}"
 
     for decision in state.history:
+        before, current = current, apply(current, decision)
         if isinstance(decision, Deal):
-            close_round()
-            round_index += 1
-            starter = state.first_player if round_index % 2 == 0 else 1 - state.first_player
-            mover, turn = starter, 0
+            deal = decision
             lines.append("")
-            lines.append(f"Round {round_index} · player {starter} starts")
-            lines.append(f"  hands: P0 {_cards(decision.hands[0])}  P1 {_cards(decision.hands[1])}"
-                         f" · deck {_cards(decision.draws)} · removed [{decision.removed}]")
-        elif isinstance(decision, GiftPick):
-            lines[-1] += f" -> player {1 - prev_mover} takes [{decision.card}]"
-        elif isinstance(decision, CompetitionPick):
-            lines[-1] += f" -> player {1 - prev_mover} takes {_cards(decision.pair)}"
-        else:
-            if isinstance(decision, Competition):
-                shown = " | ".join(_cards(p) for p in decision.pairs)
+            lines.append(f"Round {current.round} · player {current.starter} starts")
+            if player is None:
+                lines.append(f"  hands: P0 {_cards(decision.hands[0])}  "
+                             f"P1 {_cards(decision.hands[1])} · deck {_cards(decision.draws)} · "
+                             f"removed [{decision.removed}]")
+                held_after = None
             else:
-                shown = _cards(decision.cards)
-            lines.append(f"  turn {turn}  player {mover}  {decision.kind.value:<11} {shown}")
-            prev_mover = mover
-            mover, turn = 1 - mover, turn + 1
-    close_round()
+                view = observe(current, player)
+                # The starter has drawn already: their first draw is part of what they hold.
+                first = " (with the first draw)" if current.starter == player else ""
+                lines.append(f"  hands: P{player} {_cards(C.cards_of(view.hand))}{first}  "
+                             f"P{1 - player} {view.opponent_hand_size} cards · deck "
+                             f"{view.deck_size} cards · removed [?]")
+                held_after = None if current.starter == player else view.hand
+            lines.append(turn_line(current))
+        elif isinstance(decision, (GiftPick, CompetitionPick)):
+            taken = [decision.card] if isinstance(decision, GiftPick) else decision.pair
+            lines[-1] += f" -> player {before.active ^ 1} takes {_cards(tuple(taken))}"
+            if current.phase is Phase.ACTION and current.round == before.round:
+                lines.append(turn_line(current))
+        else:
+            mover = before.active
+            as_seen = observed_turn(decision, mover, mover if player is None else player)
+            lines.append(f"          {decision.kind.value:<11} {_shown(as_seen)}")
+            if player is not None and mover == player:
+                held_after = observe(current, player).hand
+            if current.phase is Phase.ACTION and current.round == before.round:
+                lines.append(turn_line(current))
+        scoring(seen(current).scores)
+    result = seen(current).result
     lines.append("")
-    lines.append("Result: " + (describe_result(state.result) if state.result else "game not over"))
+    lines.append("Result: " + (describe_result(result) if result else "game not over"))
     return lines

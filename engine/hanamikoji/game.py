@@ -432,15 +432,21 @@ def _observed_log(state: State, player: int) -> tuple[ObservedTurn, ...]:
             log[-1] = attrs.evolve(last, pick=pick)
             continue
         assert isinstance(decision, (Secret, TradeOff, Gift, Competition))
-        if isinstance(decision, Competition):
-            shown: object = decision.pairs
-        elif isinstance(decision, Gift) or mover == player:
-            shown = decision.cards
-        else:
-            shown = None  # ACT-SECRET-2, ACT-TRADE-2: face down, hidden from the opponent
-        log.append(ObservedTurn(mover, decision.kind, shown))  # type: ignore[arg-type]
+        log.append(observed_turn(decision, mover, player))
         mover = 1 - mover
     return tuple(log)
+
+
+def observed_turn(action: Action, mover: int, player: int) -> ObservedTurn:
+    """INFO-2, ACT-SECRET-2, ACT-TRADE-2: ``mover``'s action as ``player`` sees it: a secret or
+    a trade-off is face down, so its cards are hidden from the opponent (None)."""
+    if isinstance(action, Competition):
+        shown: object = action.pairs
+    elif isinstance(action, Gift) or mover == player:
+        shown = action.cards
+    else:
+        shown = None
+    return ObservedTurn(mover, action.kind, shown)  # type: ignore[arg-type]
 
 
 def observe(state: State, player: int) -> View:

@@ -143,6 +143,9 @@ class Hanamikoji(Game):
     def render(self, state: G.State) -> list[str]:
         return render_game(state)
 
+    def render_seen(self, state: G.State, player: int) -> list[str]:
+        return render_game(state, player)
+
     # --- checking ---------------------------------------------------------------------------
 
     def ledger(self, state: G.State) -> dict[str, int]:

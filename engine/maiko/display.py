@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from .actions import Danna, EndTurn, Flip, Layout, OkaSan, OneSan, OneSanStop, Sabanto, Sweep
 from .components import COLUMNS, FRIEND, NUM_ITEMS, ROWS, Colour, Tutor, tile_name
-from .game import DOWN, EMPTY, Phase, State, apply, filled, new_game, own_count, score
-from .view import places
+from .game import Phase, State, apply, filled, new_game, own_count, score
+from .view import GONE, HIDDEN, Seen, View, observe
 
 _LETTER = {Colour.WHITE: "w", Colour.PURPLE: "u", Colour.PINK: "k", Colour.GREEN: "g"}
 _LEGEND = ("legend: ## face down, .. empty, FR friend face up; tiles as colour letter + item "
@@ -25,11 +25,10 @@ def short(code: int) -> str:
     return _LETTER[Colour(code // NUM_ITEMS)] + str(code % NUM_ITEMS)
 
 
-def board_grid(state: State, per_line: int = 10) -> list[str]:
-    """The game board: every space's status, ``per_line`` spaces to a line, numbered."""
-    cells = []
-    for s, v in enumerate(state.spaces):
-        cells.append("##" if v == DOWN else ".." if v == EMPTY else short(state.layout[s]))
+def board_grid(view: View, per_line: int = 10) -> list[str]:
+    """The game board as ``view`` shows it: every space's status, ``per_line`` spaces to a line,
+    numbered."""
+    cells = ["##" if v == HIDDEN else ".." if v == GONE else short(v) for v in view.board]
     lines = []
     for start in range(0, len(cells), per_line):
         row = " ".join(cells[start:start + per_line])
@@ -37,11 +36,11 @@ def board_grid(state: State, per_line: int = 10) -> list[str]:
     return lines
 
 
-def maiko_board(state: State, player: int) -> list[str]:
+def maiko_board(view: View, player: int) -> list[str]:
     """One maiko board as a 3 x 3 grid of item spaces, each ``item: tiles``."""
-    board = state.boards[player]
-    colour = state.config.colours[player]
-    head = (f"  player {player} ({colour.label}) · {state.hands[player]} token(s) · score "
+    board = view.boards[player]
+    colour = view.config.colours[player]
+    head = (f"  player {player} ({colour.label}) · {view.hands[player]} token(s) · score "
             f"{score(board, colour):+d} ({own_count(board, colour)} own)")
     lines = [head]
     for row in ROWS:
@@ -53,50 +52,53 @@ def maiko_board(state: State, player: int) -> list[str]:
     return lines
 
 
-def tokens_line(state: State) -> str:
-    cards = ", ".join(f"{t.label} {state.cards[t]}" for t in Tutor)
-    hands = ", ".join(f"P{p} {n}" for p, n in enumerate(state.hands))
-    return f"  tokens: pool {state.pool} · hands {hands} · tutor cards {cards}"
+def tokens_line(view: View) -> str:
+    cards = ", ".join(f"{t.label} {view.cards[t]}" for t in Tutor)
+    hands = ", ".join(f"P{p} {n}" for p, n in enumerate(view.hands))
+    return f"  tokens: pool {view.pool} · hands {hands} · tutor cards {cards}"
 
 
-def position(state: State) -> list[str]:
-    """The whole public position (and the face-down count): board, maiko boards, tokens."""
-    lines = board_grid(state)
-    for player in range(state.config.players):
-        lines.extend(maiko_board(state, player))
-    lines.append(tokens_line(state))
-    counts = places(state)
-    lines.append(f"  tiles: {counts['face-down']} face down, {counts['face-up']} face up, "
-                 f"{counts['on-boards']} on maiko boards, {counts['discarded']} discarded, "
-                 f"{counts['box']} in the box")
-    if state.discarded:
-        lines.append("  discarded: " + " ".join(short(t) for t in state.discarded))
+def position(view: View) -> list[str]:
+    """The public position of ``view`` (every player's view shows the same): board, maiko
+    boards, tokens, and how many tiles lie in each place."""
+    lines = board_grid(view)
+    for player in range(view.config.players):
+        lines.extend(maiko_board(view, player))
+    lines.append(tokens_line(view))
+    down = view.board.count(HIDDEN)
+    up = len(view.board) - down - view.board.count(GONE)
+    lines.append(f"  tiles: {down} face down, {up} face up, "
+                 f"{sum(map(sum, view.boards))} on maiko boards, {len(view.discarded)} discarded, "
+                 f"{len(view.box)} in the box")
+    if view.discarded:
+        lines.append("  discarded: " + " ".join(short(t) for t in view.discarded))
     return lines
 
 
-def _step_text(before: State, after: State, decision: object) -> str:
-    """One step and what it did, for people."""
-    p = before.current
+def _step_text(before: View, after: View, seen: Seen) -> str:
+    """One step as the viewer saw it (``seen``, the last entry of their log), for people: the
+    tile of a One-san look is named only to the player who looked (MK-TUTOR-ONESAN-2)."""
+    p, decision, tile = seen.player, seen.decision, seen.tile
+    name = "?" if tile is None else tile_name(tile)
     if isinstance(decision, Flip):
-        text = f"flip {decision.space}: {tile_name(before.layout[decision.space])}"
-        if before.layout[decision.space] == FRIEND:
+        text = f"flip {decision.space}: {name}"
+        if tile == FRIEND:
             text += " — a friend: +1 token, the turn ends"
-        elif before.phase is Phase.SECOND:
-            first = before.layout[before.pending]  # type: ignore[index]
-            if first % NUM_ITEMS == before.layout[decision.space] % NUM_ITEMS:
+        elif before.phase is Phase.SECOND and tile is not None:
+            first = before.board[before.pending]  # type: ignore[index]
+            if first % NUM_ITEMS == tile % NUM_ITEMS:
                 text += f" — a pair, onto item space {first % NUM_ITEMS}"
             else:
                 text += " — no pair: both go back face down, the turn ends"
     elif isinstance(decision, Danna):
-        text = f"visits Danna, reveals space {decision.space}: " \
-               f"{tile_name(before.layout[decision.space])}"
+        text = f"visits Danna, reveals space {decision.space}: {name}"
     elif isinstance(decision, OkaSan):
         text = (f"visits Oka-san, takes a {before.config.colours[p].label} tile from "
                 f"player {decision.owner}'s item space {decision.item}")
     elif isinstance(decision, OneSan):
         first = before.phase is not Phase.LOOK
-        text = (f"{'visits One-san, ' if first else ''}looks at space {decision.space} "
-                f"(secretly: {tile_name(before.layout[decision.space])})")
+        secret = "" if tile is None else f" (secretly: {name})"
+        text = f"{'visits One-san, ' if first else ''}looks at space {decision.space}{secret}"
     elif isinstance(decision, OneSanStop):
         text = "stops looking"
     elif isinstance(decision, Sabanto):
@@ -127,8 +129,12 @@ def _column_completed(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
     return False
 
 
-def render_game(state: State) -> list[str]:
-    """The whole game up to ``state``: setup, every turn's steps, positions, the result."""
+def render_game(state: State, player: int | None = None) -> list[str]:
+    """The whole game up to ``state``: setup, every turn's steps, positions, the result.
+
+    Built from views (:func:`observe`): each step as the player who took it saw it, and the
+    public position. With ``player``, every step as that player saw it, so another player's
+    One-san look names no tile (MK-INFO-1..3)."""
     config = state.config
     colours = ", ".join(f"player {p} {c.label}" for p, c in enumerate(config.colours))
     lines = [f"Maiko · {config.players} players ({colours}) · player {state.first_player} starts"]
@@ -140,30 +146,34 @@ def render_game(state: State) -> list[str]:
     if state.phase is Phase.LAYOUT:
         lines.append("(the layout is not made yet)")
         return lines
+    public = 0 if player is None else player  # whose view draws the (public) position
     current = apply(current, Layout(state.layout))
-    lines.append(f"Layout: {len(state.layout)} tiles face down")
-    lines.extend(position(current))
+    shown = observe(current, public)
+    lines.append(f"Layout: {shown.board.count(HIDDEN)} tiles face down")
+    lines.extend(position(shown))
     turn = -1
     changed = False
     for step in state.steps:
         if step.turn != turn:
             if changed:
-                lines.extend(position(current))
+                lines.extend(position(observe(current, public)))
             turn = step.turn
             changed = False
             colour = config.colours[step.player].label
             lines.append(f"Turn {turn} · player {step.player} ({colour})")
         after = apply(current, step.decision)
-        lines.append("    " + _step_text(current, after, step.decision))
+        viewer = step.player if player is None else player
+        before_view, after_view = observe(current, viewer), observe(after, viewer)
+        seen = after_view.log[-1]
+        lines.append("    " + _step_text(before_view, after_view, seen))
         # Redraw after a turn that moved a tile for good (a mismatch or a look changes nothing
         # on view but the token counts, which the step lines already say).
-        friend = isinstance(step.decision, (Flip, Danna)) and \
-            current.layout[step.decision.space] == FRIEND
-        if after.boards != current.boards or friend:
+        friend = isinstance(seen.decision, (Flip, Danna)) and seen.tile == FRIEND
+        if after_view.boards != before_view.boards or friend:
             changed = True
         current = after
     lines.append("Final position:")
-    lines.extend(position(current))
+    lines.extend(position(observe(current, public)))
     if state.result is not None:
         r = state.result
         who = (f"player {r.winners[0]} wins" if len(r.winners) == 1 else

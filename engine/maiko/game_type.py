@@ -151,6 +151,9 @@ class MaikoGame(Game):
     def render(self, state: State) -> list[str]:
         return display.render_game(state)
 
+    def render_seen(self, state: State, player: int) -> list[str]:
+        return display.render_game(state, player)
+
     # --- checking
 
     def ledger(self, state: State) -> Mapping[str, int]:

@@ -166,7 +166,9 @@ class MaikoEncoding(Encoding):
     def state_text(self, state: Any) -> str:
         head = (f"Maiko · {state.config.players} players · turn {state.turn} · "
                 f"{len(state.steps)} decisions · phase {state.phase.value}")
-        lines = [head, *position(state)] if state.phase is not Phase.LAYOUT else [head]
+        # The position is public: any player's view draws it.
+        lines = ([head, *position(V.observe(state, 0))] if state.phase is not Phase.LAYOUT
+                 else [head])
         if state.result is not None:
             result = state.result
             lines.append(f"result: winners {list(result.winners)} by {result.reason.value}, "

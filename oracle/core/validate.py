@@ -97,10 +97,20 @@ class Verdict:
         j = self.judgement
         rule = f" [{j.rule}]" if j.rule else ""
         text = (f"{self.source}:{self.line}: record {self.index}: {j.status.value}{rule}: "
-                f"{j.message}")
+                f"{where_text(j)}{j.message}")
         # A message may quote a lone surrogate ("\ud800" is valid JSON), which no UTF-8 output
         # can print: it is written as its escape instead of failing the whole run.
         return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode()
+
+
+def where_text(judgement: Judgement) -> str:
+    """Where an illegal record broke a rule, in the game's own terms (``turn 5, step 0: ``),
+    for the text line; empty if the message already starts so or nothing is known. ``--json``
+    gives the same keys as fields."""
+    known = ", ".join(f"{key} {value}" for key, value in judgement.where if value is not None)
+    if judgement.status is not Status.ILLEGAL or not known or judgement.message.startswith(known):
+        return ""
+    return known + ": "
 
 
 # --- decoding ------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ reached through the registry; each names its catalogue and sample (:attr:`Game.q
 from __future__ import annotations
 
 import importlib
+import os
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import attrs
 
@@ -98,24 +99,45 @@ class Report:
             "games": [section.to_json() for section in self.sections],
         }
 
-    def to_markdown(self) -> str:
+    def to_markdown(self, witness_files: Mapping[tuple[str, str], str] | None = None,
+                    folder: str | None = None) -> str:
+        """The report in Markdown. ``witness_files`` (by (game, query)) are the witness files
+        written beside it, relative to ``folder``, the report's folder, so the report names
+        them and says how to display one."""
+        files = dict(witness_files or {})
         lines = ["# hanamikoji verify", "",
                  f"Result: **{'pass' if self.ok else 'FAIL'}** in {self.seconds:.1f} s "
                  f"({', '.join(s.game for s in self.sections)}).", ""]
         if self.produced_by:
             lines += ["Produced by " + ", ".join(f"{k} {v}" for k, v in self.produced_by) + ".",
                       ""]
+        if files:
+            shown = "/".join(filter(None, (folder, next(iter(files.values())))))
+            lines += [f"The witness games are records in `{_witness_folder(files, folder)}`, one "
+                      "JSON Lines file per query (named in the tables): "
+                      f"`hanamikoji show {shown}` displays one game by game, "
+                      "`hanamikoji validate` replays them.", ""]
         for section in self.sections:
             lines += [f"## {section.title}", "", "### Queries", ""]
+            tables: list[str] = []
             if section.answers:
                 lines += ["| query | question | answer | proof or witness | second method "
                           "| seconds |", "| --- | --- | --- | --- | --- | ---: |"]
                 for a in section.answers:
+                    table = answer_table(a)
+                    shown_answer = (f"in the table [{a.name}](#{a.name})" if table
+                                    else answer_text(a))
+                    evidence = evidence_text(a)
+                    if (section.game, a.name) in files:
+                        evidence += f": `{files[section.game, a.name]}`"
                     lines.append(f"| {a.name} | {_escape(a.question)} "
-                                 f"| {_escape(answer_text(a))} | {_escape(evidence_text(a))} "
+                                 f"| {_escape(shown_answer)} | {_escape(evidence)} "
                                  f"| {_escape(a.confirmation or 'none')} | {a.seconds:.2f} |")
+                    if table:
+                        tables += ["", f"#### {a.name}", "", *table]
             else:
                 lines.append("No query catalogue.")
+            lines += tables
             lines += ["", f"### Property sample (max_examples={self.max_examples}, "
                           f"seed={self.seed})", ""]
             if section.sample_error is not None:
@@ -129,6 +151,41 @@ class Report:
                                  f"| {p.examples} | {p.seconds:.2f} |")
             lines.append("")
         return "\n".join(lines)
+
+
+def _witness_folder(files: Mapping[tuple[str, str], str], folder: str | None) -> str:
+    parents = {os.path.dirname(path) for path in files.values()}
+    inner = parents.pop() if len(parents) == 1 else "witnesses"
+    return "/".join(filter(None, (folder, inner))) + "/"
+
+
+def answer_table(a: Any) -> list[str]:
+    """An answer of objects in objects (per player count, per end...) as a small Markdown
+    table: a row per inner object (its keys joined), a column per key of the innermost; empty
+    for any other answer (it reads well on one line)."""
+    if not a.answered:
+        return []
+    rows: list[tuple[str, dict[str, Any]]] = []
+
+    def collect(label: str, value: dict[str, Any]) -> None:
+        if value and all(isinstance(v, dict) for v in value.values()):
+            for key, inner in value.items():
+                collect(f"{label} · {key}" if label else key, inner)
+        else:
+            rows.append((label, value))
+
+    value = a.answer_json()
+    if not (isinstance(value, dict) and value
+            and all(isinstance(v, dict) for v in value.values())):
+        return []
+    collect("", value)
+    columns = list(dict.fromkeys(k for _, row in rows for k in row))
+    table = ["| | " + " | ".join(map(_escape, columns)) + " |",
+             "| --- |" + " --- |" * len(columns)]
+    for label, row in rows:
+        cells = [_escape(_plain(row[c])) if c in row else "" for c in columns]
+        table.append(f"| {_escape(label)} | " + " | ".join(cells) + " |")
+    return table
 
 
 def _escape(text: str) -> str:
@@ -161,8 +218,14 @@ def evidence_text(a: Any) -> str:
     parts = []
     if a.proofs:
         parts.append("unsat core: " + " ".join(a.proof))
+    # Claims checked two ways (on reachable rows, on any row) may fail by the same model:
+    # each counterexample is said once, with how many claims it refutes.
+    refuted: dict[str, int] = {}
     for counterexample in getattr(a, "counterexamples", ()):
-        parts.append("counterexample: " + counterexample.text())
+        text = counterexample.text()
+        refuted[text] = refuted.get(text, 0) + 1
+    for text, claims in refuted.items():
+        parts.append("counterexample: " + text + (f" ({claims} claims)" if claims > 1 else ""))
     if a.witnesses:
         parts.append(f"{len(a.witnesses)} witness game(s), replayed in the engine")
     if not parts:

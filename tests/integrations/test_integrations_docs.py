@@ -55,7 +55,7 @@ def test_the_python_blocks_run():
 
 def test_the_extras_named_are_the_projects():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    named = re.findall(r"pip install 'hanamikoji\[([a-z]+)\]'", DOC)
+    named = re.findall(r"pip install '\.\[([a-z]+)\]'", DOC)
     assert set(named) == {"openspiel", "pettingzoo", "integrations"} <= set(
         project["optional-dependencies"])
     assert not re.search(r"spiel|petting|gymnasium|numpy", str(project["dependencies"]))

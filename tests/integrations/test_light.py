@@ -44,7 +44,7 @@ def test_a_bridge_without_its_extra_names_it(module, extra):
             "    print(error)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert f"pip install 'hanamikoji[{extra}]'" in done.stdout
+    assert f"pip install '.[{extra}]' in a clone of hanamikoji" in done.stdout
     assert len(done.stdout.strip().splitlines()) == 1
 
 
@@ -60,8 +60,8 @@ def test_bench_measures_each_bridge_or_says_it_is_not_installed(monkeypatch):
         None if name in ("pyspiel", "pettingzoo") else real(name, *a)))
     rows = bench.measure("maiko", budget=0.01)
     assert rows[0]["figure"] == "engine alone: random games (maiko)" and rows[0]["value"] > 0
-    assert [r["unit"] for r in rows[1:]] == ["not installed: pip install 'hanamikoji[openspiel]'",
-                                            "not installed: pip install 'hanamikoji[pettingzoo]'"]
+    assert [r["unit"] for r in rows[1:]] == ["not installed: pip install '.[openspiel]' in the clone",
+                                            "not installed: pip install '.[pettingzoo]' in the clone"]
     monkeypatch.undo()
     pytest.importorskip("pyspiel")
     pytest.importorskip("pettingzoo")
@@ -98,4 +98,4 @@ def test_the_bench_table_prints_the_extra_to_install(monkeypatch, capsys):
     monkeypatch.setattr(bench, "measure", functools.partial(bench.measure, budget=0.01))
     assert main(["bench", "--only", "integrations", "--repeat", "1"]) == 0
     out = capsys.readouterr().out
-    assert "'hanamikoji[openspiel]'" in out and "'hanamikoji[pettingzoo]'" in out
+    assert "'.[openspiel]'" in out and "'.[pettingzoo]'" in out

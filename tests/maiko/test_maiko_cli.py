@@ -68,3 +68,30 @@ def test_bad_options_are_one_line(args, needle):
     done = hanamikoji("simulate", "--game", "maiko", "--games", "1", *args)
     assert done.returncode == 2, done.stdout
     assert done.stderr.count("\n") == 1 and needle in done.stderr, done.stderr
+
+
+@checks("MK-FLIP-2", "MK-SETUP-1")
+def test_validate_text_says_where_and_names_a_path_once(tmp_path):
+    """MK-FLIP-2, MK-SETUP-1: the text line of an illegal record says the turn and step the
+    ``--json`` verdict gives (not only the rule), and a malformed decision's line names its
+    JSON path once."""
+    records = tmp_path / "games.jsonl"
+    done = hanamikoji("simulate", "--game", "maiko", "--games", "1", "--seed", "1",
+                      "--records", str(records))
+    assert done.returncode == 0, done.stderr
+    record = json.loads(records.read_text())
+    illegal = json.loads(json.dumps(record))
+    illegal["turns"][3]["steps"][1] = illegal["turns"][3]["steps"][0]  # the same space twice
+    malformed = json.loads(json.dumps(record))
+    malformed["turns"][5]["steps"][0]["space"] = "x"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(illegal) + "\n" + json.dumps(malformed) + "\n")
+    text = hanamikoji("validate", str(bad)).stdout.splitlines()
+    verdicts = [json.loads(line) for line in
+                hanamikoji("validate", "--json", str(bad)).stdout.splitlines()[:2]]
+    assert verdicts[0]["rule"] == "MK-FLIP-2"
+    assert f"turn {verdicts[0]['turn']}, step {verdicts[0]['step']}: " in text[0], text[0]
+    assert (verdicts[0]["turn"], verdicts[0]["step"]) == (3, 1)
+    assert verdicts[1]["status"] == "malformed"
+    assert text[1].count("$.turns[5]") == 1, text[1]
+    assert "$.turns[5].steps[0].space: expected" in text[1], text[1]
