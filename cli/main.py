@@ -246,7 +246,8 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     stats.set_defaults(handler="hanamikoji.cli.show:stats")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
-    schema.add_argument("--game", default=None, metavar="NAME", help="the game (default: the registry's default; see 'hanamikoji games')")
+    schema.add_argument("--game", default=None, metavar="NAME",
+                        help="the game (default: the registry's default; see 'hanamikoji games')")
     schema.set_defaults(handler="hanamikoji.oracle.core.validate:print_schema")
 
     vectors = commands.add_parser("vectors", help="write a game's conformance vectors (JSON files)")

@@ -26,7 +26,8 @@ GAME_PACKAGES = ("hanamikoji", "maiko")
 WORDS = re.compile(r"geisha|hanamikoji|charm", re.IGNORECASE)
 # The tool, not the game: the namespace (its rooms, and the framework bridges of
 # hanamikoji.integrations), the command and its sub-commands, the tool's formats.
-TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations|oracle|cli)\b|hanamikoji-(verify|vectors|bench|hypothesis)\b"
+TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations|oracle|cli)\b"
+                  r"|hanamikoji-(verify|vectors|bench|hypothesis)\b"
                   r"|\bhanamikoji (\{|[a-z]+\b)|prog=\"hanamikoji\"|\"hanamikoji\"\s*$"
                   r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_GAMES|\"hanamikoji: ")
 

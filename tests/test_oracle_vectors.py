@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import random
-from typing import Any
 
 import attrs
 import pytest

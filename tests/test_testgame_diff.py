@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from hanamikoji.properties.core.cite import checks
 
 TESTS = Path(__file__).resolve().parent

@@ -48,8 +48,7 @@ from hanamikoji.engine.hanamikoji.actions import (
     Secret,
     TradeOff,
 )
-from hanamikoji.engine.hanamikoji.errors import HanamikojiError
-from hanamikoji.engine.hanamikoji.game import CHANCE, TERMINAL, Phase
+from hanamikoji.engine.hanamikoji.game import Phase
 from hanamikoji.engine.hanamikoji.rules import Reason, Result
 
 

@@ -8,7 +8,7 @@ classes are the core's (:mod:`hanamikoji.engine.core.errors`), shared by every g
 
 from __future__ import annotations
 
-from ..core.errors import GameError as HanamikojiError
-from ..core.errors import IllegalActionError, InvalidActionError
+from hanamikoji.engine.core.errors import GameError as HanamikojiError
+from hanamikoji.engine.core.errors import IllegalActionError, InvalidActionError
 
 __all__ = ["HanamikojiError", "IllegalActionError", "InvalidActionError"]

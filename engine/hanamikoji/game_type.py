@@ -18,11 +18,12 @@ import random
 from importlib import resources
 from typing import Any, Mapping
 
-from ..core.game import Game, Option, Outcome
+from hanamikoji.engine.core.game import Game, Option, Outcome
+
 from . import cards as C
 from . import game as G
 from .display import render_game
-from .codec import deal_json, decision_json, decision_text, parse_decision, result_json, view_json
+from .codec import decision_json, decision_text, parse_decision, result_json, view_json
 from .record import FORMAT, read_record, to_record
 from .resample import resample
 from .rules import PRESETS, STANDARD, Rules

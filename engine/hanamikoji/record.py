@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from ..core import game as core
+from hanamikoji.engine.core import game as core
 from . import cards as C
 from .actions import (
     Competition,
@@ -31,7 +31,7 @@ from .actions import (
     Secret,
     TradeOff,
 )
-from .errors import HanamikojiError, IllegalActionError, InvalidActionError
+from .errors import IllegalActionError, InvalidActionError
 from .game import TURNS_PER_ROUND, Phase, State, apply, new_game
 from .rules import PRESETS, Reason, Result
 

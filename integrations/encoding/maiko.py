@@ -34,7 +34,6 @@ import attrs
 
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Outcome
 from hanamikoji.engine.core.codec import dumps
-from hanamikoji.engine.maiko import record as R
 from hanamikoji.engine.maiko import view as V
 from hanamikoji.engine.maiko.actions import (
     Danna,

@@ -27,7 +27,6 @@ is a divergence, never an error of the harness.
 from __future__ import annotations
 
 import argparse
-import collections
 import itertools
 import json
 import os

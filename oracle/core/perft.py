@@ -315,7 +315,8 @@ def _parse_at(game: Game, text: str | None) -> tuple[int, ...]:
 def record_position(game: Game, path: str, at: str | None) -> tuple[Game, Any, str]:
     """The state just before the first decision written at ``at`` in the first record of
     ``path`` (Hanamikoji ``ROUND:TURN``: before that turn's action; Maiko ``TURN:STEP``), with
-    the record's game (found by its format) and a description. The record must be valid: it is replayed by the game's record reader."""
+    the record's game (found by its format) and a description. The record must be valid: it is
+    replayed by the game's record reader."""
     from hanamikoji.engine.core.registry import by_format
 
     obj = _first_record(path)

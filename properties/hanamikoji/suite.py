@@ -24,7 +24,7 @@ from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS
 
 from . import invariants as inv
 from .engine_api import REFERENCE, Engine
-from ..profiles import SUPPRESSED
+from hanamikoji.properties.profiles import SUPPRESSED
 from .strategies import decisions, first_players, games, well_formed_decisions
 
 __all__ = ["Property", "PROPERTIES", "PROPERTIES_BY_NAME", "SUPPRESSED"]
@@ -174,7 +174,8 @@ PROPERTIES: tuple[Property, ...] = (
              _on_steps(inv.step_follows_the_turn_order), "game, every step"),
     Property("steps-move-exactly-the-played-cards", inv.step_moves_exactly_the_played_cards,
              _on_steps(inv.step_moves_exactly_the_played_cards), "game, every step"),
-    _state_property("legal-actions-are-exactly-what-the-rules-allow", inv.legal_actions_are_exactly_what_the_rules_allow, takes_engine=True),
+    _state_property("legal-actions-are-exactly-what-the-rules-allow",
+                    inv.legal_actions_are_exactly_what_the_rules_allow, takes_engine=True),
     _state_property("legal-actions-all-apply", inv.legal_actions_all_apply, takes_engine=True),
     Property("illegal-decisions-are-refused", inv.illegal_decisions_are_refused,
              _on_state_and_decision(inv.illegal_decisions_are_refused,

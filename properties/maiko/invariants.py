@@ -100,7 +100,8 @@ def _tile_counts(state: State) -> Counter[int]:
 
 @checks("MK-COMP-1", "MK-SETUP-3", "MK-SETUP-4")
 def tiles_are_conserved(state: State) -> None:
-    """MK-COMP-1, MK-SETUP-3, MK-SETUP-4: every tile is face down, face up, on a maiko board, discarded or in the box: 81, two of each item tile, nine friends."""
+    """MK-COMP-1, MK-SETUP-3, MK-SETUP-4: every tile is face down, face up, on a maiko board,
+    discarded or in the box: 81, two of each item tile, nine friends."""
     counts = _tile_counts(state)
     for code in range(FRIEND):
         if counts[code] != 2:
@@ -157,7 +158,8 @@ def one_tutor_per_turn(state: State) -> None:
 
 @checks("MK-FLIP-2", "MK-TUTOR-3", "MK-TUTOR-ONESAN-1")
 def legal_actions_are_sorted_distinct_and_face_down(state: State) -> None:
-    """MK-FLIP-2, MK-TUTOR-3, MK-TUTOR-ONESAN-1: legal decisions are sorted and distinct; every flip, Danna and look names a face-down tile."""
+    """MK-FLIP-2, MK-TUTOR-3, MK-TUTOR-ONESAN-1: legal decisions are sorted and distinct; every
+    flip, Danna and look names a face-down tile."""
     menu = legal_actions(state)
     if list(menu) != sorted(menu) or len(set(menu)) != len(menu):
         raise _fail(state, "legal decisions not sorted or not distinct")
@@ -170,7 +172,8 @@ def legal_actions_are_sorted_distinct_and_face_down(state: State) -> None:
 
 @checks("MK-END-4", "MK-END-5")
 def every_open_state_has_a_decision(state: State) -> None:
-    """MK-END-4, MK-END-5: a state that is not the end has a legal decision, and a flip is due only while a face-down tile is left."""
+    """MK-END-4, MK-END-5: a state that is not the end has a legal decision, and a flip is due only
+    while a face-down tile is left."""
     if state.phase in (Phase.LAYOUT, Phase.OVER):
         return
     if not legal_actions(state):
@@ -225,7 +228,8 @@ def static_test_is_public(state: State) -> None:
 
 @checks("MK-SCORE-1", "MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4")
 def result_follows_the_boards(state: State) -> None:
-    """MK-SCORE-1, MK-SCORE-2, MK-SCORE-3, MK-SCORE-4: +1 per own tile, -1 per other; most points, then most own tiles, then every player still tied wins."""
+    """MK-SCORE-1, MK-SCORE-2, MK-SCORE-3, MK-SCORE-4: +1 per own tile, -1 per other; most points,
+    then most own tiles, then every player still tied wins."""
     result = state.result
     if result is None:
         return
@@ -246,7 +250,8 @@ def result_follows_the_boards(state: State) -> None:
 
 @checks("MK-END-1", "MK-END-2")
 def last_turns_are_equal(state: State) -> None:
-    """MK-END-1, MK-END-2: a full-board end comes after the triggering turn and one last turn for each later player, so every player has had as many turns."""
+    """MK-END-1, MK-END-2: a full-board end comes after the triggering turn and one last turn for
+    each later player, so every player has had as many turns."""
     result = state.result
     if result is None or result.reason is not Reason.FULL_BOARD:
         return
@@ -277,7 +282,9 @@ def _pays(before: State, decision: Decision) -> bool:
 
 @checks("MK-TURN-2", "MK-FLIP-3", "MK-FLIP-4", "MK-FLIP-5", "MK-TUTOR-DANNA-2", "MK-TUTOR-DANNA-3")
 def turn_goes_on_exactly_after_a_pair_or_a_danna_item(before: State, decision: Decision, after: State) -> None:
-    """MK-TURN-2, MK-FLIP-3, MK-FLIP-4, MK-FLIP-5, MK-TUTOR-DANNA-2, MK-TUTOR-DANNA-3: a turn ends at a mismatch, a friend or the ending step, and goes on after a pair, a Danna item and any other visit."""
+    """MK-TURN-2, MK-FLIP-3, MK-FLIP-4, MK-FLIP-5, MK-TUTOR-DANNA-2, MK-TUTOR-DANNA-3: a turn ends
+    at a mismatch, a friend or the ending step, and goes on after a pair, a Danna item and any other
+    visit."""
     if before.phase in (Phase.LAYOUT, Phase.OVER):
         return
     p = before.current
@@ -304,7 +311,9 @@ def turn_goes_on_exactly_after_a_pair_or_a_danna_item(before: State, decision: D
 
 @checks("MK-TOKEN-1", "MK-TOKEN-2", "MK-COL-1", "MK-COL-2", "MK-TUTOR-2", "MK-ROW-4")
 def tokens_follow_friends_and_columns(before: State, decision: Decision, after: State) -> None:
-    """MK-TOKEN-1, MK-TOKEN-2, MK-COL-1, MK-COL-2, MK-TUTOR-2, MK-ROW-4: the player's tokens change by one per friend revealed and per column completed (while tokens remain outside hands), less one per visit; nobody else's change."""
+    """MK-TOKEN-1, MK-TOKEN-2, MK-COL-1, MK-COL-2, MK-TUTOR-2, MK-ROW-4: the player's tokens change
+    by one per friend revealed and per column completed (while tokens remain outside hands), less
+    one per visit; nobody else's change."""
     if before.phase in (Phase.LAYOUT, Phase.OVER):
         return
     p = before.current
@@ -329,7 +338,8 @@ def tokens_follow_friends_and_columns(before: State, decision: Decision, after: 
 
 @checks("MK-ROW-1", "MK-ROW-2", "MK-ROW-3")
 def row_discard_fires_once_per_fill(before: State, decision: Decision, after: State) -> None:
-    """MK-ROW-1, MK-ROW-2, MK-ROW-3: a row discard begins exactly when a placement fills the last empty item space of a row, and decides the row's item spaces in order."""
+    """MK-ROW-1, MK-ROW-2, MK-ROW-3: a row discard begins exactly when a placement fills the last
+    empty item space of a row, and decides the row's item spaces in order."""
     if before.phase in (Phase.LAYOUT, Phase.OVER):
         return
     p = before.current
@@ -353,7 +363,8 @@ def row_discard_fires_once_per_fill(before: State, decision: Decision, after: St
 
 @checks("MK-END-1", "MK-END-3")
 def full_board_ends_the_flipping(before: State, decision: Decision, after: State) -> None:
-    """MK-END-1, MK-END-3: the end is triggered once, by the first board filled in its own turn, and a player whose board fills flips no more this turn."""
+    """MK-END-1, MK-END-3: the end is triggered once, by the first board filled in its own turn, and
+    a player whose board fills flips no more this turn."""
     if before.phase in (Phase.LAYOUT, Phase.OVER):
         return
     p = before.current
@@ -376,7 +387,8 @@ def full_board_ends_the_flipping(before: State, decision: Decision, after: State
 
 @checks("MK-INFO-1", "MK-INFO-2", "MK-INFO-3", "MK-STATIC-3")
 def views_do_not_leak(state: State, rng: random.Random | None = None) -> None:
-    """MK-INFO-1, MK-INFO-2, MK-INFO-3, MK-STATIC-3: redrawing every tile a player has not seen leaves their view and the legal decisions unchanged."""
+    """MK-INFO-1, MK-INFO-2, MK-INFO-3, MK-STATIC-3: redrawing every tile a player has not seen
+    leaves their view and the legal decisions unchanged."""
     rng = rng or random.Random(0)
     for player in range(state.config.players):
         other = resample(state, player, rng)
@@ -389,7 +401,8 @@ def views_do_not_leak(state: State, rng: random.Random | None = None) -> None:
 
 @checks("MK-TUTOR-ONESAN-2", "MK-INFO-2")
 def looks_reach_only_the_looker(state: State) -> None:
-    """MK-TUTOR-ONESAN-2, MK-INFO-2: a view shows the tile of a One-san look to the player who looked and to nobody else."""
+    """MK-TUTOR-ONESAN-2, MK-INFO-2: a view shows the tile of a One-san look to the player who
+    looked and to nobody else."""
     for player in range(state.config.players):
         for seen in observe(state, player).log:
             if isinstance(seen.decision, OneSan):

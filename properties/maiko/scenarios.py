@@ -109,6 +109,6 @@ def random_states(config: Config, seed: int, max_turns: int = 1_500) -> Iterator
 def random_game(config: Config, seed: int, max_turns: int = 1_500) -> State:
     """The last state of :func:`random_states`."""
     state = new_game(config)
-    for state in random_states(config, seed, max_turns):
+    for state in random_states(config, seed, max_turns):  # noqa: B007  (the last one is kept)
         pass
     return state

@@ -29,10 +29,8 @@ This module does not import z3.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import functools
-import json
 import os
 import re
 from importlib import resources

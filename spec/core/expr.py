@@ -304,8 +304,9 @@ def _kind(node: Node, terms: dict[str, Term]) -> str:
         value = _literal(argument)
         if not isinstance(value, int) or term.domain is None or value not in term.domain:
             low, high = (term.domain[0], term.domain[-1]) if term.domain else (0, 0)
+            shown = _show_value(value) if value is not _NOT_LITERAL else "an expression"
             raise ExprError(argument.column, f"{name} takes an argument from {low} to {high}, "
-                                             f"not {_show_value(value) if value is not _NOT_LITERAL else 'an expression'}")
+                                             f"not {shown}")
         return term.kind
     raise AssertionError(op)  # pragma: no cover - the parser makes no other node
 

@@ -650,7 +650,7 @@ def italian_round_limit(deadline: Deadline) -> Finding:
         raise ModelInconsistency(f"VAR-IT-3 gives {engine_counts}, its reading "
                                  f"({ENGINE_READING}) {by_reading[ENGINE_READING]}")
     witnesses = []
-    for reason, name in names:
+    for reason, _name in names:
         if by_reason.get(reason):
             row = min(by_reason[reason], key=lambda m: (_depth(m), derive._row_key(m)))
             result = _result_of(row, at_limit=True, deadline=deadline)

@@ -78,7 +78,7 @@ def test_observations_leak_nothing(game, options):
     stride = 1 if game == "hanamikoji" else 47
     for seed in range(2 if game == "hanamikoji" else 1):
         e.reset(seed=seed)
-        for step, agent in enumerate(e.agent_iter()):
+        for step, _agent in enumerate(e.agent_iter()):
             observation, _, termination, truncation, _ = e.last()
             if step % stride == 0:
                 play = raw.play
