@@ -30,9 +30,11 @@ import argparse
 import itertools
 import json
 import os
+import pathlib
 import queue
 import signal
 import subprocess
+import sys
 import threading
 import time
 from typing import Any, Callable, Iterator, Sequence
@@ -59,7 +61,8 @@ from hanamikoji.oracle.core.protocol import (
 MAX_DECISIONS = 1200
 #: How many of the first and of the last legal decisions of each step are kept as probes.
 PROBES = 8
-#: The longest answer line read from the other engine.
+#: The longest answer line read from the other engine, in bytes, its newline not counted (4 MiB);
+#: a longer line is a protocol error.
 LINE_LIMIT = 1 << 22
 #: The other engine's standard error is read in chunks of this size, and only its last
 #: ``STDERR_TAIL`` bytes are kept (an engine may write without end, and without a newline).
@@ -93,15 +96,68 @@ class EngineFailure(Exception):
     exited before answering the first request of the first process started (it cannot start:
     a script that does not exist, an import that fails), not a divergence."""
 
-    def __init__(self, kind: str, message: str, unstarted: bool = False) -> None:
+    def __init__(self, kind: str, message: str, unstarted: bool = False,
+                 request: Any = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.unstarted = unstarted
+        #: For a line nobody asked for: the last request sent before it.
+        self.request = request
 
 
 _EOF = object()
 _TOO_LONG = object()
+_EXTRA = object()
+
+#: The keeper (:mod:`.keeper`), which ends every process an adapter started, is used where it
+#: can be: Linux (``prctl(PR_SET_CHILD_SUBREAPER)``). Elsewhere the adapter's process group is
+#: ended, and a process that left the group (``setsid()``) may be left running.
+_KEEPER_FILE = pathlib.Path(__file__).with_name("keeper.py")
+KEEPER = sys.platform.startswith("linux")
+#: Seconds to wait for the end of the other engine's output once it is stopped: as soon as
+#: every process that held it is gone, which stop() sees to; a bound only in case it cannot.
+SETTLE_BOUND = 30.0
+
+
+class _Channel:
+    """The other engine's standard output as answers: exactly one line per request. A line
+    read when every request sent already has its answer is one nobody asked for (a request
+    answered twice, or other output): the reader keeps it (``extra``) and stops reading, so
+    an engine that writes without end cannot make the harness grow."""
+
+    def __init__(self) -> None:
+        self.asked = 0  # requests written; counted before each is written
+        self.read = 0  # answer lines read
+        self.lines: queue.Queue[Any] = queue.Queue()
+        self.extra: bytes | None = None
+        self.last: dict[str, Any] | None = None  # the last request written
+        self.done = threading.Event()
+
+
+def _read_stdout(stream: Any, channel: _Channel) -> None:
+    """Read answer lines of at most :data:`LINE_LIMIT` bytes (the newline not counted) into
+    ``channel``; a longer line, a line nobody asked for, or the end of the output ends it."""
+    try:
+        while True:
+            line = stream.readline(LINE_LIMIT + 1)
+            if not line:
+                break
+            if len(line) > LINE_LIMIT and not line.endswith(b"\n"):
+                channel.lines.put(_TOO_LONG)
+                break
+            # A request is counted before it is written, so its answer, read after, never
+            # finds ``read == asked``: only a line nobody asked for does.
+            if channel.read >= channel.asked:
+                channel.extra = line
+                channel.lines.put(_EXTRA)
+                break
+            channel.read += 1
+            channel.lines.put(line)
+    except (OSError, ValueError):
+        pass
+    channel.lines.put(_EOF)
+    channel.done.set()
 
 
 class Engine:
@@ -126,41 +182,44 @@ class Engine:
         if self.process is not None and self.process.poll() is None:
             return
         self.stop()
+        env = None if self.env is None else {**os.environ, **self.env}
+        argv = self.argv
+        status = None
+        if KEEPER:  # Linux: the keeper ends every descendant, even one that left the group
+            status = os.pipe()
+            argv = [sys.executable, "-I", "-S", str(_KEEPER_FILE), str(status[1]), *self.argv]
         try:
             # Its own process group (session): stop() ends the adapter and whatever it started.
             self.process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True,
-                env=None if self.env is None else {**os.environ, **self.env})
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True, env=env,
+                pass_fds=() if status is None else (status[1],))
         except OSError as error:
+            if status is not None:
+                os.close(status[0])
+                os.close(status[1])
             raise CannotStart(f"cannot start {self.argv[0]!r}: "
                               f"{error.strerror or error}") from None
+        if status is not None:
+            os.close(status[1])
+            with os.fdopen(status[0], "rb") as said:
+                word = said.read()
+            if word.startswith(b"error"):
+                self.process.wait()
+                self.process = None
+                reason = word.split(b" ", 2)[2].decode("utf-8", "replace")
+                raise CannotStart(f"cannot start {self.argv[0]!r}: {reason}")
         self.starts += 1
         self.answers = 0  # answer lines read from this process
         self.general = False
-        self._lines: queue.Queue[Any] = queue.Queue()
+        self._channel = _Channel()
         self._stderr = bytearray()
         self._stderr_done = threading.Event()
-        threading.Thread(target=self._read_stdout, args=(self.process.stdout, self._lines),
+        threading.Thread(target=_read_stdout, args=(self.process.stdout, self._channel),
                          daemon=True).start()
         threading.Thread(target=self._read_stderr,
                          args=(self.process.stderr, self._stderr, self._stderr_done),
                          daemon=True).start()
-
-    @staticmethod
-    def _read_stdout(stream: Any, lines: queue.Queue[Any]) -> None:
-        try:
-            while True:
-                line = stream.readline(LINE_LIMIT)
-                if not line:
-                    break
-                if len(line) == LINE_LIMIT and not line.endswith(b"\n"):
-                    lines.put(_TOO_LONG)
-                    break
-                lines.put(line)
-        except (OSError, ValueError):
-            pass
-        lines.put(_EOF)
 
     @staticmethod
     def _read_stderr(stream: Any, tail: bytearray, done: threading.Event) -> None:
@@ -180,12 +239,12 @@ class Engine:
         done.set()
 
     def stderr_tail(self) -> str:
-        # let the reader catch the last lines of a dying process
+        """The last lines of the engine's standard error; call after :meth:`stop`, which ends
+        every process that could write there: the tail is then whole, however slow the
+        reader thread was (waited for, within :data:`SETTLE_BOUND`)."""
         done = getattr(self, "_stderr_done", None)
-        if done is not None and self.process is not None and self.process.poll() is not None:
-            done.wait(0.5)
-        else:
-            time.sleep(0.05)
+        if done is not None:
+            done.wait(SETTLE_BOUND)
         text = bytes(getattr(self, "_stderr", b"")).decode("utf-8", "replace")
         lines = [line.rstrip() for line in text.splitlines() if line.strip()]
         shown = " | ".join(lines[-3:]) if lines else ""
@@ -193,11 +252,22 @@ class Engine:
 
     def _fail(self, kind: str, message: str) -> EngineFailure:
         unstarted = (kind == "crash" and self.starts == 1 and self.answers == 0)
+        self.stop()
         tail = self.stderr_tail()
-        if kind != "hang":
-            self.stop()
         return EngineFailure(kind, message + (f"; its stderr ends: {tail}" if tail else ""),
                              unstarted)
+
+    def _extra_failure(self, channel: _Channel) -> EngineFailure:
+        """The protocol error of a line nobody asked for."""
+        text = (channel.extra or b"").decode("utf-8", "replace").rstrip("\n")
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        after = "" if channel.last is None else f", the last {_short(channel.last)}"
+        failure = self._fail("protocol", f"protocol error: the engine wrote a line nobody asked for "
+                                         f"({shown!r}) after answering every request sent "
+                                         f"({channel.asked}{after}): it answered one twice, "
+                                         "or wrote something else on its standard output")
+        failure.request = channel.last
+        return failure
 
     def request(self, message: dict[str, Any]) -> Any:
         """Send one request line and read one answer line."""
@@ -208,6 +278,11 @@ class Engine:
         included); every failure but a line that is not JSON is raised here."""
         interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         assert self.process is not None and self.process.stdin is not None
+        channel = self._channel
+        if channel.extra is not None:
+            raise self._extra_failure(channel)
+        channel.asked += 1
+        channel.last = message
         try:
             self.process.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
             self.process.stdin.flush()
@@ -216,22 +291,22 @@ class Engine:
             raise self._fail("crash", f"the engine exited (code {code}) before "
                                       f"{_short(message)}") from None
         try:
-            line = self._lines.get(timeout=self.timeout)
+            line = channel.lines.get(timeout=self.timeout)
         except queue.Empty:
-            failure = self._fail("hang", f"the engine did not answer {_short(message)} within "
-                                         f"{self.timeout:g} s")
-            self.stop()
-            raise failure from None
+            raise self._fail("hang", f"the engine did not answer {_short(message)} within "
+                                     f"{self.timeout:g} s") from None
         if line is _EOF:
             try:
-                code = self.process.wait(timeout=2)
+                code = self.process.wait(timeout=SETTLE_BOUND)
             except subprocess.TimeoutExpired:
                 code = None
             raise self._fail("crash", f"the engine closed its output (exit code {code}) "
                                       f"instead of answering {_short(message)}")
         if line is _TOO_LONG:
-            raise self._fail("garbage", f"the engine answered {_short(message)} with a line "
-                                        f"longer than {LINE_LIMIT} bytes")
+            raise self._fail("protocol", f"protocol error: the engine answered {_short(message)} "
+                                         f"with a line longer than {LINE_LIMIT} bytes")
+        if line is _EXTRA:  # the answer came before the request: a line nobody asked for
+            raise self._extra_failure(channel)
         self.answers += 1
         if message.get("op") in DECISION_OPS:
             self.decisions += 1
@@ -248,9 +323,24 @@ class Engine:
             raise self._fail("garbage", f"the engine answered {_short(message)} with a line "
                                         f"that is not JSON ({error}): {text[:80]!r}") from None
 
+    def settle(self) -> EngineFailure | None:
+        """Stop the engine and read its output to the end: the protocol error of a line
+        nobody asked for if it wrote one at any time (a request answered twice, or anything
+        else), else None. Whether it did depends on what the engine wrote, not on when the
+        reader thread ran: every line is read before the end of the output is."""
+        channel = getattr(self, "_channel", None)
+        self.stop()
+        if channel is None:
+            return None
+        channel.done.wait(SETTLE_BOUND)
+        if channel.extra is None:
+            return None
+        return self._extra_failure(channel)
+
     def stop(self) -> None:
-        """End the engine's process and every process it started (its process group):
-        standard input closed, then SIGTERM, then SIGKILL, to the whole group."""
+        """End the engine's process and every process it started: standard input closed,
+        then SIGTERM, then SIGKILL. On Linux the keeper (:mod:`.keeper`) ends every
+        descendant, even one that left the process group; elsewhere the group is ended."""
         process, self.process = self.process, None
         if process is None:
             return
@@ -262,9 +352,11 @@ class Engine:
         try:
             process.wait(timeout=1)
         except subprocess.TimeoutExpired:
+            # the keeper, and the adapter in its group: the keeper ends the others
             _signal_group(process.pid, signal.SIGTERM)
             try:
-                process.wait(timeout=1)
+                # the keeper's own work is bounded (its grace, then SIGKILL); a generous wait
+                process.wait(timeout=SETTLE_BOUND if KEEPER else 1)
             except subprocess.TimeoutExpired:
                 _signal_group(process.pid, signal.SIGKILL)
                 process.kill()
@@ -309,10 +401,16 @@ class Divergence:
     message: str  # one line: what differs
     game: str | None = None  # the game compared (None: a check outside any game)
     options: tuple[tuple[str, Any], ...] = ()  # its options, to replay the game
+    #: Where a divergence outside any game was found (None: the check of seeded chance).
+    where: str | None = None
+    #: Each decision as the report shows it, from the reference's state before it
+    #: (:meth:`DiffExtension.decision_text`: Maiko names the tile at a space).
+    texts: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "options": dict(self.options), "variant": self.variant,
                 "first_player": self.first_player, "decisions": list(self.decisions),
+                "decisions_text": list(self.texts),
                 "request": self.request, "reference": _printable(self.reference),
                 "other": _printable(self.other), "message": self.message}
 
@@ -346,7 +444,9 @@ class _Unstarted(BaseException):
 
 @attrs.frozen
 class Report:
-    games: int  # examples tried, shrinking included
+    #: Games compared: each played to its end, or to the divergence found in it; with no
+    #: divergence, exactly the games asked for (``--games``).
+    games: int
     divergence: Divergence | None
     engine_starts: int
     seconds: float
@@ -354,10 +454,16 @@ class Report:
     #: The view keys compared, when the adapter declared a partial view (``view_keys`` in its
     #: answer to ``new_game``); None: whole views (then the JSON has no ``view_keys``).
     view_keys: tuple[str, ...] | None = None
+    #: Games replayed while shrinking a divergence, not counted in ``games``.
+    shrink_games: int = 0
+    #: Games Hypothesis cut short (its budget of draws for one game ran out), compared as far
+    #: as they went, not counted in ``games``.
+    cut_short: int = 0
 
     def to_json(self) -> dict[str, Any]:
         out = {"status": "agree" if self.divergence is None else "divergence",
-               "games": self.games, "engine_starts": self.engine_starts,
+               "games": self.games, "shrink_games": self.shrink_games,
+               "cut_short": self.cut_short, "engine_starts": self.engine_starts,
                "seconds": round(self.seconds, 3), "shrunk": self.shrunk,
                "divergence": None if self.divergence is None else self.divergence.to_json()}
         if self.view_keys is not None:
@@ -389,6 +495,13 @@ class DiffExtension:
         if getattr(given, "players", None) is not None:
             given.players = str(given.players)
         return configurations(self.game, option_values(self.game, given))
+
+    def decision_text(self, state: Any, decision: Any) -> str:
+        """A decision as the report shows it, from the reference's ``state`` before it: by
+        default the game's :meth:`~Game.decision_text`. A game may say more that the state
+        knows (Maiko: the tile at the space a flip names); lines after the first are shown
+        indented below it."""
+        return self.game.decision_text(decision)
 
     def label(self, config: Any) -> str:
         """The game and options of a compared game, for the report (``maiko, players=3, ...``)."""
@@ -445,13 +558,23 @@ class DiffGame:
         self.hooks = hooks(game)
         self.label = self.hooks.label(config)
         self.decisions: list[Any] = []
+        self.texts: list[str] = []  # each decision as the report shows it
         #: The view keys the adapter declared it gives (None: the whole view).
         self.view_keys: tuple[str, ...] | None = None
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
         return DivergenceFound(Divergence(
             self.label, self.first_player, tuple(self.decisions), request, reference, other,
-            message, self.game.name, tuple(self.game.options_of(self.config).items())))
+            message, self.game.name, tuple(self.game.options_of(self.config).items()),
+            texts=tuple(self.texts)))
+
+    def text(self, state: Any, decision: Any) -> str:
+        """``decision`` for a person, from the reference's ``state`` before it."""
+        return self.hooks.decision_text(state, decision)
+
+    def line(self, state: Any, decision: Any) -> str:
+        """:meth:`text` on one line, for a message."""
+        return (self.text(state, decision).splitlines() or [""])[0]
 
     def ask(self, request: dict[str, Any], same: bytes | None = None) -> Any:
         """The other engine's answer to ``request``. ``same`` is the reference's own answer as
@@ -469,7 +592,9 @@ class DiffGame:
         except EngineFailure as failure:
             if failure.unstarted:
                 raise _Unstarted(cannot_start(self.engine.argv, failure)) from None
-            if failure.kind == "hang":  # waiting again on every shrinking step would take ages
+            if failure.kind in ("hang", "protocol"):
+                # Waiting again on every shrinking step would take ages; and an engine that
+                # breaks the protocol breaks it in any game: the game is not what is wrong.
                 found = self.diverge(request, None, None, failure.message)
                 raise _Stop(found.divergence, hang=True) from None
             raise self.diverge(request, None, None, failure.message) from None
@@ -581,7 +706,7 @@ class DiffGame:
             key = dumps(game.decision_to_json(decision))
             if key in seen:
                 raise self.diverge(request, reference, {"legal_actions": got},
-                                   f"lists {game.decision_text(decision)} twice (each distinct "
+                                   f"lists {self.line(state, decision)} twice (each distinct "
                                    "decision once)")
             seen[key] = decision
         expected = {dumps(game.decision_to_json(d)): d for d in legal}
@@ -591,10 +716,10 @@ class DiffGame:
             parts = []
             if missing:
                 parts.append(f"misses {len(missing)} legal: "
-                             + ", ".join(game.decision_text(d) for d in missing[:4]))
+                             + ", ".join(self.line(state, d) for d in missing[:4]))
             if extra:
                 parts.append(f"offers {len(extra)} illegal: "
-                             + ", ".join(game.decision_text(d) for d in extra[:4]))
+                             + ", ".join(self.line(state, d) for d in extra[:4]))
             raise self.diverge(request, reference, {"legal_actions": got},
                                "legal_actions " + "; ".join(parts))
 
@@ -673,9 +798,10 @@ class DiffGame:
         request = self.request_for(state, decision)
         answer = self.ask(request)
         self.decisions.append(self.game.decision_to_json(decision))
+        self.texts.append(self.text(state, decision))
         if answer.get("ok") is not True:
             raise self.diverge(request, {"ok": True}, answer,
-                               f"rejects {self.game.decision_text(decision)}, which the rules "
+                               f"rejects {self.line(state, decision)}, which the rules "
                                "allow")
         return after
 
@@ -691,8 +817,9 @@ class DiffGame:
         answer = self.ask(request)
         if "error" not in answer:
             self.decisions.append(self.game.decision_to_json(decision))
+            self.texts.append(self.text(state, decision))
             raise self.diverge(request, {"error": "...", "rule": rule}, answer,
-                               f"accepts {self.game.decision_text(decision)}, which breaks {rule}")
+                               f"accepts {self.line(state, decision)}, which breaks {rule}")
 
 
 def _view_difference(expected: Any, got: dict[str, Any], got_normal: Any) -> str:
@@ -890,41 +1017,51 @@ def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *
                 raise ValueError('expected {"outcome": ...}')
             return answer["outcome"]
     engines = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
+    try:
+        found = _check_seeded(game, start, engines, argv, request_for, outcome_of, path, noun,
+                              short)
+    finally:
+        # Read each process's output to its end: a line nobody asked for (a request answered
+        # twice, say) is the diagnosis, whatever the answers that came before it looked like.
+        extra = [failure for failure in (engine.settle() for engine in engines) if failure]
+    if extra:
+        return Divergence(None, None, (), extra[0].request, None, None, extra[0].message)
+    return found
 
+
+def _check_seeded(game: Game, start: Any, engines: list[Engine], argv: Sequence[str],
+                  request_for: Callable[[int], dict[str, Any]], outcome_of: Callable[[Any], Any],
+                  path: str, noun: str, short: str) -> Divergence | None:
     def fail(request: Any, reference: Any, other: Any, message: str) -> Divergence:
         return Divergence(None, None, (), request, reference, other, message)
 
-    try:
-        for engine in engines:
-            engine.ensure_started()
-        for seed in SEEDS:
-            request = request_for(seed)
-            op = request["op"]
-            answers = []
-            for engine in (engines[0], engines[1], engines[0]):
-                try:
-                    answers.append(engine.request(request))
-                except EngineFailure as failure:
-                    if failure.unstarted:
-                        raise cannot_start(argv, failure) from None
-                    return fail(request, None, None, failure.message)
-            first = answers[0]
-            if isinstance(first, dict) and "error" in first and seed == SEEDS[0]:
-                return None
+    for engine in engines:
+        engine.ensure_started()
+    for seed in SEEDS:
+        request = request_for(seed)
+        op = request["op"]
+        answers = []
+        for engine in (engines[0], engines[1], engines[0]):
             try:
-                game.apply(start, game.decision_from_json(outcome_of(first), path))
-            except Exception as error:  # any answer is judged: a codec's slip is no crash
-                return fail(request, None, first, f"{op} does not give a legal {noun}: {error}")
-            if _canonical(answers[2]) != _canonical(first):
-                return fail(request, first, answers[2], f"{op} of seed {seed} gives "
-                            f"another {short} when asked again")
-            if _canonical(answers[1]) != _canonical(first):
-                return fail(request, first, answers[1], f"{op} of seed {seed} gives "
-                            f"different {short}s in two processes (PYTHONHASHSEED 1 and 2): the "
-                            f"{short} depends on something besides the seed")
-    finally:
-        for engine in engines:
-            engine.stop()
+                answers.append(engine.request(request))
+            except EngineFailure as failure:
+                if failure.unstarted:
+                    raise cannot_start(argv, failure) from None
+                return fail(request, None, None, failure.message)
+        first = answers[0]
+        if isinstance(first, dict) and "error" in first and seed == SEEDS[0]:
+            return None
+        try:
+            game.apply(start, game.decision_from_json(outcome_of(first), path))
+        except Exception as error:  # any answer is judged: a codec's slip is no crash
+            return fail(request, None, first, f"{op} does not give a legal {noun}: {error}")
+        if _canonical(answers[2]) != _canonical(first):
+            return fail(request, first, answers[2], f"{op} of seed {seed} gives "
+                        f"another {short} when asked again")
+        if _canonical(answers[1]) != _canonical(first):
+            return fail(request, first, answers[1], f"{op} of seed {seed} gives "
+                        f"different {short}s in two processes (PYTHONHASHSEED 1 and 2): the "
+                        f"{short} depends on something besides the seed")
     return None
 
 
@@ -943,7 +1080,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     from hypothesis import HealthCheck, Phase as HPhase, Verbosity, given, settings
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
-    from hypothesis.errors import Flaky
+    from hypothesis.errors import Flaky, StopTest
 
     engine = Engine(argv, timeout)
     engine.ensure_started()  # CannotStart: reported before any game
@@ -956,7 +1093,10 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     if divergence is not None:
         engine.stop()
         return Report(0, divergence, engine.starts, time.perf_counter() - start, False)
-    tried = 0
+    # Games compared, as asked (each played to its end, or to the divergence found in it);
+    # games Hypothesis cut short when its budget of draws for one game ran out (compared as
+    # far as they went, not counted); games replayed while shrinking.
+    compared = cut_short = shrinking = 0
     best: Divergence | None = None
     since_first = 0
     if progress is not None:
@@ -969,25 +1109,35 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
               suppress_health_check=list(HealthCheck), print_blob=False)
     @given(st.data())
     def one_game(data: Any) -> None:
-        nonlocal tried, best, since_first
+        nonlocal compared, cut_short, shrinking, best, since_first
         interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         if best is not None:
             since_first += 1
             if since_first > shrink:
                 raise _Stop(best)
-        tried += 1
+        finding = best is None
+        cut = False
         try:
             hooks(game).play(data, engine, configs)
         except DivergenceFound as found:
             if best is None or found.divergence.size() < best.size():
                 best = found.divergence
             raise
+        except StopTest:
+            cut = True
+            raise
         finally:
+            if not finding:
+                shrinking += 1
+            elif cut:
+                cut_short += 1
+            else:
+                compared += 1
             if progress is not None:
-                if best is None:  # Hypothesis may try a few more than max_examples
-                    progress("comparing", tried, max(games, tried), engine.decisions)
+                if best is None:
+                    progress("comparing", compared, games, engine.decisions)
                 else:  # once a divergence is found, up to ``shrink`` more games shorten it
-                    progress("shrinking", tried, tried - since_first + shrink, engine.decisions)
+                    progress("shrinking", since_first, shrink, engine.decisions)
 
     hung = False
     try:
@@ -998,16 +1148,26 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
         divergence = stop.divergence
         hung = stop.hang
     except _Unstarted as unstarted:
+        engine.stop()
         raise unstarted.error from None
     except Flaky:
         divergence = best
-    finally:
+    except BaseException:
         engine.stop()
+        raise
     if divergence is not None and best is not None and best.size() < divergence.size():
         divergence = best
-    return Report(tried, divergence, engine.starts, time.perf_counter() - start,
+    # Read the engine's output to its end: a line nobody asked for is the diagnosis, whatever
+    # the answers before it looked like (a request answered twice shifts every later answer).
+    extra = engine.settle()
+    if extra is not None and not (divergence is not None and hung and
+                                  divergence.message == extra.message):
+        divergence = Divergence(None, None, (), extra.request, None, None, extra.message,
+                                game.name, where="when the engine was stopped after the games")
+        hung = True
+    return Report(compared, divergence, engine.starts, time.perf_counter() - start,
                   shrink > 0 and divergence is not None and not hung,
-                  getattr(engine, "view_keys", None))
+                  getattr(engine, "view_keys", None), shrinking, cut_short)
 
 
 # --- the black-box leak check ---------------------------------------------------------------
@@ -1205,6 +1365,9 @@ def render(report: Report, argv: Sequence[str], game: Game | None = None) -> Ite
     if report.divergence is None:
         yield (f"no divergence: {command} agrees with the reference in "
                f"{_plural(report.games, 'game')} ({report.seconds:.1f} s)")
+        if report.cut_short:
+            yield (f"and in {_plural(report.cut_short, 'more game')} as far as they went: "
+                   "Hypothesis cut them short, its budget of draws for one game spent")
         if report.view_keys is not None:
             yield f"views compared on the declared keys only: {', '.join(report.view_keys)}"
         return
@@ -1215,17 +1378,26 @@ def render(report: Report, argv: Sequence[str], game: Game | None = None) -> Ite
         yield f"  views compared on the declared keys only: {', '.join(report.view_keys)}"
     how = "after shrinking" if report.shrunk else "as first found"
     if d.variant is None:
-        yield "found by the check of seeded chance outcomes, before any game"
+        yield f"found {d.where or 'by the check of seeded chance outcomes, before any game'}"
     else:
+        found = f"found in game {report.games}"
+        if report.shrink_games:
+            found += f", shrunk in {_plural(report.shrink_games, 'more game')}"
         yield (f"game: {d.variant}, first player {d.first_player}; {len(d.decisions)} decisions "
-               f"{how} ({_plural(report.games, 'game')}, {report.seconds:.1f} s)")
+               f"{how} ({found}, {report.seconds:.1f} s)")
         yield 'decisions sent after {"op": "new_game"}:' if d.decisions else "no decision sent yet"
     for i, decision in enumerate(d.decisions):
-        try:
-            text = game.decision_text(game.decision_from_json(decision))
-        except (GameError, TypeError, ValueError, RecursionError):
-            text = json.dumps(decision)
-        yield f"  {i:>3}  {text}"
+        if i < len(d.texts):
+            text = d.texts[i]
+        else:
+            try:
+                text = game.decision_text(game.decision_from_json(decision))
+            except (GameError, TypeError, ValueError, RecursionError):
+                text = json.dumps(decision)
+        first, *more = text.splitlines() or [""]
+        yield f"  {i:>3}  {first}"
+        for line in more:
+            yield f"       {line}"
     yield f"first differing step: {json.dumps(d.request)}"
     reference, other = _printable(d.reference), _printable(d.other)
     if isinstance(reference, dict) and isinstance(other, dict) and \
@@ -1258,6 +1430,13 @@ def run(args: argparse.Namespace) -> int:
     from hanamikoji.cli.options import game_and_config
 
     game, _ = game_and_config(_without_variant(args))
+    if getattr(args, "variant", None) == "both" and \
+            not any(option.name == "variant" for option in game.options):
+        # 'both' is diff's word for drawing a variant per game: only for a game with variants,
+        # and refused as every command refuses an option its game does not have.
+        from hanamikoji.cli.options import option_values
+
+        option_values(game, args)  # raises the one-line error of every command
     configs = hooks(game).configs(args)
     from hanamikoji.cli.commands import no_hypothesis_litter, progress_bar
 

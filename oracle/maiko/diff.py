@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from hanamikoji.engine.maiko.actions import Flip
-from hanamikoji.engine.maiko.components import FRIEND, NUM_ITEMS
+from hanamikoji.engine.maiko.actions import Danna, Flip, Layout, OneSan
+from hanamikoji.engine.maiko.components import FRIEND, NUM_ITEMS, tile_name
 from hanamikoji.engine.maiko.game import DOWN, Phase, State
 from hanamikoji.oracle.core.diff import DiffExtension, Engine, play
 
@@ -42,6 +42,23 @@ class MaikoDiff(DiffExtension):
 
     def play(self, data: Any, engine: Engine, configs: Sequence[Any]) -> None:
         play(data, engine, self.game, configs, plan=plan)
+
+    def decision_text(self, state: State, decision: Any) -> str:
+        """A decision as the report shows it, with the tiles it concerns from the reference's
+        state (MK-SETUP-5): a layout, every space's tile, nine to a line; a flip, a Danna
+        reveal or a One-san look, the tile at its space (``flip space=30: pink-3``)."""
+        text = self.game.decision_text(decision)
+        if isinstance(decision, Layout):
+            names = [tile_name(t) for t in decision.tiles]
+            width = max(map(len, names), default=0)
+            rows = [f"{start:>2}-{min(start + 9, len(names)) - 1:<2}  "
+                    + " ".join(n.ljust(width) for n in names[start:start + 9]).rstrip()
+                    for start in range(0, len(names), 9)]
+            return "\n".join([text + ", by space:"] + rows)
+        if isinstance(decision, (Flip, Danna, OneSan)) and state.layout \
+                and 0 <= decision.space < len(state.layout):
+            return f"{text}: {tile_name(state.layout[decision.space])}"
+        return text
 
 
 EXTENSION = MaikoDiff

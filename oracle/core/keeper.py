@@ -1,0 +1,141 @@
+"""The keeper of an adapter process of ``hanamikoji diff``, on Linux: nothing the adapter starts
+outlives it, even a process that leaves its process group with ``setsid()``.
+
+``python -I -S keeper.py STATUS_FD COMMAND...`` makes itself a child subreaper
+(``prctl(PR_SET_CHILD_SUBREAPER)``, Linux 3.4 and later): a process whose parent dies is
+re-parented to its nearest living subreaper ancestor, so every process descended from the
+adapter stays a descendant of the keeper, whatever session or group it moves to. The keeper
+starts COMMAND with its own standard input, output and error (the harness's pipes), lets go of
+its copies of input and output, and writes ``ok`` on STATUS_FD (or ``error ERRNO``: the command
+could not be started), then waits. When the adapter exits, or the keeper is sent SIGTERM,
+SIGHUP or SIGINT, every remaining descendant is sent SIGTERM, then, a second later, SIGKILL
+until none is left (a subreaper with no child has no descendant). It then exits as the adapter
+did: its exit code, or the same signal.
+
+Only the standard library, and no package import: it runs with ``-I -S`` beside the adapter.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+
+PR_SET_CHILD_SUBREAPER = 36
+#: Seconds the descendants left get between SIGTERM and SIGKILL.
+GRACE = 1.0
+
+
+class _Stop(Exception):
+    pass
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stop(signum)
+
+
+def descendants() -> list[int]:
+    """The keeper's descendants, from /proc (the field after the command name is the
+    parent), its children first."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            parents.setdefault(int(fields[1]), []).append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    found = list(parents.get(os.getpid(), ()))
+    for pid in found:  # grows as it goes: breadth first
+        found.extend(parents.get(pid, ()))
+    return found
+
+
+def reap(statuses: dict[int, int]) -> bool:
+    """Reap every child that has ended; False when the keeper has no child left."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if pid == 0:
+            return True
+        statuses[pid] = status
+
+
+def end_all(statuses: dict[int, int]) -> None:
+    """SIGTERM to every descendant, then, after :data:`GRACE` seconds or as soon as none is
+    left, SIGKILL until none is left. Orphans of the processes that end come to the keeper
+    (the subreaper), so each look at /proc finds every descendant still alive."""
+    termed: set[int] = set()
+    deadline = time.monotonic() + GRACE
+    while reap(statuses) and time.monotonic() < deadline:
+        for pid in descendants():
+            if pid not in termed:
+                termed.add(pid)
+                _kill(pid, signal.SIGTERM)
+        time.sleep(0.01)
+    while reap(statuses):
+        for pid in descendants():
+            _kill(pid, signal.SIGKILL)
+        try:
+            pid, status = os.waitpid(-1, 0)
+            statuses[pid] = status
+        except ChildProcessError:
+            return
+
+
+def _kill(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def main(argv: list[str]) -> None:
+    status_fd, command = int(argv[0]), argv[1:]
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, _stop)
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    try:
+        adapter = subprocess.Popen(command)
+    except OSError as error:
+        os.write(status_fd, f"error {error.errno or 0} {error.strerror or error}".encode())
+        os.close(status_fd)
+        sys.exit(127)
+    # Let go of the harness's input and output: the adapter sees the end of its input when the
+    # harness closes it, and the harness the end of the adapter's output when no one holds it.
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.write(status_fd, b"ok")
+    os.close(status_fd)
+    statuses: dict[int, int] = {}
+    try:
+        while adapter.pid not in statuses:
+            pid, status = os.waitpid(-1, 0)
+            statuses[pid] = status
+    except (_Stop, ChildProcessError):
+        pass
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, signal.SIG_IGN)  # the keeper finishes its work whatever comes
+    end_all(statuses)
+    status = statuses.get(adapter.pid)
+    if status is not None and os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    sys.exit(os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else 1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
