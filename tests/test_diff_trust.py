@@ -52,7 +52,7 @@ def script(tmp_path: pathlib.Path, name: str, text: str) -> str:
 #: An adapter whose child leaves the process group (setsid) and starts two more, all holding
 #: the adapter's standard output; each writes its PID and start time to the file argv[1].
 SETSID = """
-    import os, sys
+    import os, signal, sys
     from hanamikoji.engine.core.adapter import Adapter
 
     def note():
@@ -70,7 +70,7 @@ SETSID = """
         note()
         os.write(told, b"x")
         while True:  # holds stdout, ignores its end of input, never exits by itself
-            os.pause()
+            signal.pause()
     got = b""
     while len(got) < 3:  # the three have written their PIDs before any answer
         got += os.read(noted, 3)
