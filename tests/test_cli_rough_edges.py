@@ -369,26 +369,28 @@ def test_diff_json_on_a_terminal_is_json_only_and_the_leak_check_shows_pairs():
 
 
 def test_diff_tells_its_progress_as_each_game_ends_then_while_shrinking(monkeypatch):
-    """What the bar shows: games done of the total, decisions sent so far, and once a divergence
-    is found, the shrinking games with their bound (tried so far + --shrink)."""
+    """What the bar shows: games compared of the games asked, decisions sent so far, and once a
+    divergence is found, the shrinking games of their bound (--shrink)."""
     from hanamikoji.oracle.core.diff import compare_engines
 
     monkeypatch.setenv("PYTHONPATH", str(TESTS))
     told = []
     report = compare_engines([sys.executable, str(ROOT / "docs" / "examples" / "adapter.py"),
                               "--engine", "broken_engines:gift-gives-two"], games=60, seed=0,
-                             shrink=15, progress=lambda *call: told.append(call))
+                             shrink=15, progress=lambda *call: told.append(call),
+                             timeout=600)
     assert report.divergence is not None
     assert told[0] == ("comparing", 0, 60, 0)
-    done = [call[1] for call in told]
     decisions = [call[3] for call in told]
-    assert done == sorted(done) and done[-1] == report.games
     assert decisions == sorted(decisions) and decisions[-1] > 0
     shrinking = [call for call in told if call[0] == "shrinking"]
-    assert shrinking and all(call[1] <= call[2] for call in shrinking)
     first = told.index(shrinking[0])
-    assert all(call[2] == shrinking[0][1] + 15 for call in shrinking), shrinking
     assert all(call[0] == "comparing" for call in told[:first])
+    comparing = [call[1] for call in told[:first]]
+    assert comparing == sorted(comparing) and comparing[-1] == report.games
+    assert [call[1] for call in shrinking] == sorted(call[1] for call in shrinking)
+    assert all(call[1] <= call[2] == 15 for call in shrinking), shrinking
+    assert shrinking[-1][1] == report.shrink_games
 
 
 def test_ctrl_c_during_diff_is_interrupted_with_no_verdict():

@@ -25,7 +25,8 @@ def leaks(*argv: str, game: str = "hanamikoji", games: int = 20) -> subprocess.C
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}
     return subprocess.run([*CLI, "diff", "--leaks", "--game", game, "--games", str(games),
-                           "--", *argv], capture_output=True, text=True, cwd=ROOT, env=env,
+                           "--timeout", "600", "--", *argv], capture_output=True, text=True,
+                          cwd=ROOT, env=env,
                           timeout=600)
 
 
@@ -56,7 +57,8 @@ def test_maikos_peek_leak_is_caught():
 def test_the_json_report_has_both_games_and_answers():
     done = leaks(*EXAMPLE, "--engine", "broken_engines:view-shows-opponent-hand")
     report = json.loads(subprocess.run(
-        [*CLI, "diff", "--leaks", "--json", "--games", "20", "--", *EXAMPLE, "--engine",
+        [*CLI, "diff", "--leaks", "--json", "--games", "20", "--timeout", "600", "--", *EXAMPLE,
+         "--engine",
          "broken_engines:view-shows-opponent-hand"], capture_output=True, text=True, cwd=ROOT,
         env={**__import__("os").environ, "PYTHONPATH": str(TESTS)}, timeout=600).stdout)
     assert done.returncode == 1

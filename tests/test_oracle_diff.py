@@ -33,6 +33,13 @@ from broken_engines import BROKEN  # noqa: E402  (tests/ is not a package)
 from testgame.fixtures import testgame  # noqa: E402,F401  (the fixture, by name)
 
 
+#: A per-request timeout (seconds) no loaded machine comes near: no verdict below depends on the
+#: harness's timeout firing, or not firing, at a given moment (the hang test's engine never
+#: answers at all).
+T = 600.0
+TIMEOUT = ["--timeout", "600"]
+
+
 def adapter(engine: str | None = None) -> list[str]:
     return [sys.executable, str(ADAPTER)] + (["--engine", engine] if engine else [])
 
@@ -73,7 +80,7 @@ def replay_answer(engine, divergence) -> object:
 
 
 def test_the_reference_through_the_adapter_agrees():
-    report = compare_engines(adapter(), games=12, seed=3)
+    report = compare_engines(adapter(), games=12, seed=3, timeout=T)
     assert report.divergence is None and report.games >= 12 and report.engine_starts == 1
 
 
@@ -81,7 +88,7 @@ def test_the_reference_through_the_adapter_agrees():
 def test_every_broken_engine_is_reported(name):
     engine = BROKEN[name]
     report = compare_engines(adapter(f"broken_engines:{name}"), games=60, seed=0, shrink=0,
-                             timeout=30)
+                             timeout=T)
     d = report.divergence
     assert d is not None, f"{name} ({engine.bug}) was not caught"
     if d.variant is None:  # found by the check of seeded deals, before any game
@@ -103,7 +110,7 @@ def test_seeded_deals_are_checked_for_legality_and_reproducibility(tmp_path):
     argv = script(tmp_path, "short.py", "for line in sys.stdin:\n"
                   "    print(json.dumps({'deal': {'removed': 0, 'hands': [[0] * 6, [1] * 6],"
                   " 'draws': [2] * 8}}), flush=True)\n")
-    report = compare_engines(argv, games=5)
+    report = compare_engines(argv, games=5, timeout=T)
     assert report.games == 0 and "not give a legal deal" in report.divergence.message
     assert "DEAL-1" in report.divergence.message
 
@@ -111,8 +118,8 @@ def test_seeded_deals_are_checked_for_legality_and_reproducibility(tmp_path):
 def test_a_divergence_shrinks_and_stays_a_divergence():
     """Shrinking keeps the game failing and never makes it longer than the first one found."""
     engine = "broken_engines:tie-clears-old-marker"
-    first = compare_engines(adapter(engine), games=60, seed=0, shrink=0).divergence
-    shrunk = compare_engines(adapter(engine), games=60, seed=0, shrink=40)
+    first = compare_engines(adapter(engine), games=60, seed=0, shrink=0, timeout=T).divergence
+    shrunk = compare_engines(adapter(engine), games=60, seed=0, shrink=40, timeout=T)
     assert first is not None and shrunk.divergence is not None and shrunk.shrunk
     assert len(shrunk.divergence.decisions) <= len(first.decisions)
     assert replay_answer(BROKEN["tie-clears-old-marker"], shrunk.divergence) == \
@@ -124,7 +131,7 @@ def test_a_divergence_shrinks_and_stays_a_divergence():
 
 def test_the_reported_game_is_legal_for_the_reference():
     d = compare_engines(adapter("broken_engines:same-starter"), games=30, seed=1,
-                        shrink=0).divergence
+                        shrink=0, timeout=T).divergence
     state = new_game(Rules.named(d.variant), d.first_player)
     for decision in d.decisions:
         state = apply(state, parse_deal(decision["deal"]) if "deal" in decision
@@ -146,12 +153,13 @@ def test_a_crashing_engine_is_reported_with_its_stderr(tmp_path):
     from hanamikoji.oracle.core.diff import CannotStart
 
     with pytest.raises(CannotStart) as error:
-        compare_engines(argv, games=5, shrink=0)
+        compare_engines(argv, games=5, shrink=0, timeout=T)
     assert "exit code 3" in str(error.value) and "boom: engine failed" in str(error.value)
 
 
 def test_a_hanging_engine_is_reported_without_waiting_for_every_game(tmp_path):
-    argv = script(tmp_path, "hang.py", "for line in sys.stdin:\n    time.sleep(60)\n")
+    # it never answers: the short timeout fires whenever the machine gets to it
+    argv = script(tmp_path, "hang.py", "for line in sys.stdin:\n    time.sleep(10 ** 6)\n")
     report = compare_engines(argv, games=50, timeout=0.5)
     assert report.divergence is not None and "did not answer" in report.divergence.message
     assert report.games <= 1 and not report.shrunk
@@ -160,34 +168,35 @@ def test_a_hanging_engine_is_reported_without_waiting_for_every_game(tmp_path):
 def test_a_garbage_printing_engine_is_reported(tmp_path):
     argv = script(tmp_path, "garbage.py", "for line in sys.stdin:\n"
                   "    print('\\x00\\x01 not json', flush=True)\n")
-    d = compare_engines(argv, games=5, shrink=0).divergence
+    d = compare_engines(argv, games=5, shrink=0, timeout=T).divergence
     assert d is not None and "not JSON" in d.message
 
 
 def test_an_engine_that_rejects_everything_is_reported(tmp_path):
     argv = script(tmp_path, "no.py", "for line in sys.stdin:\n"
                   "    print(json.dumps({'error': 'no', 'rule': None}), flush=True)\n")
-    d = compare_engines(argv, games=5, shrink=0).divergence
+    d = compare_engines(argv, games=5, shrink=0, timeout=T).divergence
     assert d is not None and d.request["op"] == "new_game"
 
 
 def test_cli_exit_codes_and_json(tmp_path, capsys):
-    assert main(["diff", "--games", "3", "--json", "--", *adapter()]) == 0
+    assert main(["diff", *TIMEOUT, "--games", "3", "--json", "--", *adapter()]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "agree" and out["divergence"] is None
-    assert main(["diff", "--games", "20", "--shrink", "0", "--variant", "standard", "--",
+    assert main(["diff", *TIMEOUT, "--games", "20", "--shrink", "0", "--variant", "standard",
+                 "--",
                  *adapter("broken_engines:gift-gives-two")]) == 1
     text = capsys.readouterr().out
     assert text.startswith("DIVERGENCE:") and "first differing step:" in text
     assert "reference: {\"sides\"" in text
-    assert main(["diff", "--", str(tmp_path / "no-such-engine")]) == 2
+    assert main(["diff", *TIMEOUT, "--", str(tmp_path / "no-such-engine")]) == 2
     assert "cannot start" in capsys.readouterr().err
     assert main(["diff"]) == 2
     assert "no engine command" in capsys.readouterr().err
     assert main(["diff", "--timeout", "0", "--", *adapter()]) == 2
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
-        main(["diff", "--games", "0", "--", *adapter()])
+        main(["diff", *TIMEOUT, "--games", "0", "--", *adapter()])
     assert exit_.value.code == 2
 
 
@@ -266,7 +275,7 @@ def test_an_adapter_of_before_the_core_gets_the_requests_it_knows(tmp_path):
     """The example adapter declares nothing: it gets Hanamikoji's new_game and deal requests,
     as before there were two games, and agrees with the reference."""
     argv, log = tee(tmp_path, adapter())
-    report = compare_engines(argv, games=6, seed=2)
+    report = compare_engines(argv, games=6, seed=2, timeout=T)
     assert report.divergence is None
     sent = requests(log)
     assert {r["op"] for r in sent} <= PROTOCOL_1 and {"new_game", "deal"} <= {r["op"] for r in sent}
@@ -281,7 +290,7 @@ def test_a_declaring_adapter_gets_the_general_requests_for_hanamikoji(tmp_path):
     it new_game with the game, its players and options, and chance outcomes as op chance
     (DEAL-1: the deal in its JSON form), even for Hanamikoji."""
     argv, log = tee(tmp_path, CORE_ADAPTER)
-    report = compare_engines(argv, games=6, seed=2)
+    report = compare_engines(argv, games=6, seed=2, timeout=T)
     assert report.divergence is None and report.engine_starts == 1
     sent = requests(log)
     new_games = [r for r in sent if r["op"] == "new_game"]
@@ -304,7 +313,7 @@ def test_new_game_names_the_game_its_players_and_options(testgame, tmp_path):
     outcomes are sent as op chance in the game's JSON form; the seeded check asks
     random_chance."""
     argv, log = tee(tmp_path, CORE_ADAPTER)
-    report = compare_engines(argv, games=12, seed=4, game=testgame)
+    report = compare_engines(argv, games=12, seed=4, game=testgame, timeout=T)
     assert report.divergence is None, report.divergence
     sent = requests(log)
     new_games = [r for r in sent if r["op"] == "new_game"]
@@ -326,7 +335,8 @@ def test_new_game_names_the_game_its_players_and_options(testgame, tmp_path):
 
 def test_players_fixed_on_the_command_line_hold_for_every_game(testgame, tmp_path, capsys):
     argv, log = tee(tmp_path, CORE_ADAPTER)
-    assert main(["diff", "--game", "testgame", "--players", "4", "--games", "4", "--json",
+    assert main(["diff", *TIMEOUT, "--game", "testgame", "--players", "4", "--games", "4",
+                 "--json",
                  "--", *argv]) == 0
     assert json.loads(capsys.readouterr().out)["status"] == "agree"
     assert {r["players"] for r in requests(log) if r["op"] == "new_game"} == {4}
@@ -433,10 +443,10 @@ def test_garbage_answers_are_divergences_never_internal_errors(tmp_path, capsys,
     of any shape gets a divergence (exit 1), never an internal error, in text and in JSON."""
     (tmp_path / "mangler.py").write_text(MANGLER)
     argv = [sys.executable, str(tmp_path / "mangler.py"), op, json.dumps(value)]
-    assert main(["diff", "--games", "2", "--shrink", "0", "--", *argv]) == 1
+    assert main(["diff", *TIMEOUT, "--games", "2", "--shrink", "0", "--", *argv]) == 1
     out = capsys.readouterr().out
     assert out.startswith("DIVERGENCE:") and f'"op": "{op}"' in out
-    assert main(["diff", "--games", "2", "--shrink", "3", "--json", "--", *argv]) == 1
+    assert main(["diff", *TIMEOUT, "--games", "2", "--shrink", "3", "--json", "--", *argv]) == 1
     assert json.loads(capsys.readouterr().out)["divergence"]["request"]["op"] == op
 
 
@@ -454,7 +464,8 @@ def test_a_view_nested_as_deep_as_the_reader_allows_is_a_divergence(tmp_path, ca
         f"        text = '{{\"view\": {DEEP}}}'\n"
         "    print(text, flush=True)\n")
     for flags in ([], ["--json"]):
-        assert main(["diff", "--games", "1", "--shrink", "0", *flags, "--", sys.executable,
+        assert main(["diff", *TIMEOUT, "--games", "1", "--shrink", "0", *flags, "--",
+                     sys.executable,
                      str(script)]) == 1
         assert "not a JSON object" in capsys.readouterr().out
 
@@ -463,7 +474,7 @@ def test_garbage_views_of_another_game_are_divergences(testgame, tmp_path, capsy
     (tmp_path / "mangler.py").write_text(MANGLER)
     for value in ({"merge": {"shown": [["a"], [1]], "card": {"x": None}}}, [None]):
         argv = [sys.executable, str(tmp_path / "mangler.py"), "observe", json.dumps(value)]
-        assert main(["diff", "--game", "testgame", "--games", "2", "--shrink", "0", "--",
+        assert main(["diff", *TIMEOUT, "--game", "testgame", "--games", "2", "--shrink", "0", "--",
                      *argv]) == 1
         assert "view of player" in capsys.readouterr().out
 
@@ -500,7 +511,7 @@ def test_seeded_chance_is_checked_for_any_game(testgame, tmp_path, mode, message
     the same one for the same seed; reported before any game."""
     (tmp_path / "seeded.py").write_text(SEEDED.replace("{MODE}", mode))
     report = compare_engines([sys.executable, str(tmp_path / "seeded.py")], games=3,
-                             game=testgame)
+                             game=testgame, timeout=T)
     d = report.divergence
     assert report.games == 0 and d is not None and d.variant is None, d
     assert d.request["op"] == "random_chance" and any(m in d.message for m in message.split("|"))
@@ -509,7 +520,7 @@ def test_seeded_chance_is_checked_for_any_game(testgame, tmp_path, mode, message
 def test_an_adapter_without_seeded_chance_is_not_asked_again(testgame, tmp_path):
     (tmp_path / "seeded.py").write_text(SEEDED.replace("{MODE}", '{"error": "no", "rule": None}'))
     argv, log = tee(tmp_path, [sys.executable, str(tmp_path / "seeded.py")])
-    report = compare_engines(argv, games=2, game=testgame)
+    report = compare_engines(argv, games=2, game=testgame, timeout=T)
     assert report.divergence is None
     # the first seed only: asked of the first process, the second, the first again
     assert len([r for r in requests(log) if r["op"] == "random_chance"]) == 3

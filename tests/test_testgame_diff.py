@@ -22,7 +22,8 @@ ADAPTER = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 
 def diff(*args: str, target: str | None = None) -> subprocess.CompletedProcess:
     env = subprocess_env() if target is None else subprocess_env(target=target)
-    return subprocess.run([sys.executable, "-m", "hanamikoji.engine", "diff", *args, "--",
+    return subprocess.run([sys.executable, "-m", "hanamikoji.engine", "diff", "--timeout", "600",
+                           *args, "--",
                            *ADAPTER], capture_output=True, text=True, timeout=300, env=env,
                           cwd=TESTS.parent)
 
@@ -53,7 +54,7 @@ def test_a_leaking_test_game_is_caught_through_the_adapter(testgame, tmp_path):
                        f"export PYTHONPATH='{adapter_env['PYTHONPATH']}'\n"
                        f"exec {' '.join(ADAPTER)}\n")
     wrapper.chmod(0o755)
-    report = compare_engines([str(wrapper)], games=30, game=GAME, shrink=50)
+    report = compare_engines([str(wrapper)], games=30, game=GAME, shrink=50, timeout=600)
     assert report.divergence is not None, report
     assert "view of player" in report.divergence.message
     assert report.divergence.request["op"] == "observe"

@@ -262,8 +262,8 @@ class Engine:
         text = (channel.extra or b"").decode("utf-8", "replace").rstrip("\n")
         shown = text if len(text) <= 80 else text[:77] + "..."
         after = "" if channel.last is None else f", the last {_short(channel.last)}"
-        failure = self._fail("protocol", f"protocol error: the engine wrote a line nobody asked for "
-                                         f"({shown!r}) after answering every request sent "
+        failure = self._fail("protocol", "protocol error: the engine wrote a line nobody asked "
+                                         f"for ({shown!r}) after answering every request sent "
                                          f"({channel.asked}{after}): it answered one twice, "
                                          "or wrote something else on its standard output")
         failure.request = channel.last
@@ -1134,7 +1134,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
             else:
                 compared += 1
             if progress is not None:
-                if best is None:
+                if finding:
                     progress("comparing", compared, games, engine.decisions)
                 else:  # once a divergence is found, up to ``shrink`` more games shorten it
                     progress("shrinking", since_first, shrink, engine.decisions)

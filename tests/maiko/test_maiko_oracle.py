@@ -206,7 +206,8 @@ for line in sys.stdin:
 
 
 def diff(capsys, *args: str, adapter: list[str] = ADAPTER) -> tuple[int, dict[str, Any]]:
-    code = main(["diff", "--game", "maiko", *args, "--json", "--", *adapter])
+    # a per-request timeout no loaded machine comes near: no verdict depends on it
+    code = main(["diff", "--game", "maiko", "--timeout", "600", *args, "--json", "--", *adapter])
     return code, json.loads(capsys.readouterr().out)
 
 
