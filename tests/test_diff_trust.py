@@ -269,6 +269,7 @@ def test_the_shrinkers_games_are_reported_apart(tmp_path, monkeypatch):
     ["simulate", "--game", "maiko", "--variant", "both", "--games", "1"],
     ["play", "--game", "maiko", "--variant", "both", "--seed", "1"],
     ["perft", "--game", "maiko", "--variant", "both", "--seed", "0", "--depth", "1"],
+    ["query", "--game", "maiko", "--where", "winners == 2", "--variant", "both"],
 ])
 def test_variant_is_refused_for_a_game_without_variants_by_every_command(tmp_path, command):
     done = hanamikoji(*command, cwd=tmp_path)

@@ -105,8 +105,11 @@ def ask(expression: str, *, players: int | None = None, timeout: float = 10.0,
     holds (see the module). :class:`~hanamikoji.spec.core.expr.ExprError` (with the column)
     for an expression that is not one of the language (a player the count does not seat
     included); ``ValueError`` for a player count out of range or a variant."""
-    if variant is not None:
-        raise ValueError(f"maiko has no variants, not {variant!r} (--variant is Hanamikoji's)")
+    if variant is not None:  # said as every command says an option a game does not have
+        from hanamikoji.engine.maiko.game_type import GAME
+
+        raise ValueError(f"--variant: game maiko has no option 'variant'; its options: "
+                         + ", ".join(option.name for option in GAME.options))
     if players is not None and players not in PLAYER_COUNTS:
         raise ValueError(f"maiko is played by 2 to 4 players, not {players}")
     tree = parse(expression)
