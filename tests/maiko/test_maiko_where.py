@@ -151,7 +151,7 @@ def test_errors_name_the_column_and_what_was_expected():
         ask("geisha(0) == 1")
     with pytest.raises(ValueError, match="2 to 4 players, not 5"):
         ask("winners == 1", players=5)
-    with pytest.raises(ValueError, match="no variants"):
+    with pytest.raises(ValueError, match="game maiko has no option .variant."):
         ask("winners == 1", variant="italian-three-rounds")
     # a player only 4 players seat: only 4-player games are asked
     assert ask("score(3) == 18 and winner(3) == 1").witness["players"] == 4
