@@ -166,6 +166,17 @@ def test_an_adapter_that_answers_twice_is_told_so(tmp_path, op):
         assert "when asked again" not in message
 
 
+def test_the_leak_check_names_an_answer_given_twice_not_a_leak(tmp_path):
+    """Answers shifted by a request answered twice would differ between the two games of a
+    pair: the leak check names the protocol error instead of a leak."""
+    twice = script(tmp_path, "twice.py", TWICE.replace("{OP}", "observe"))
+    done = hanamikoji("diff", "--leaks", "--games", "5", "--timeout", GENEROUS, "--",
+                      sys.executable, twice, cwd=tmp_path)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "wrote a line nobody asked for" in done.stdout.splitlines()[1]
+    assert "cannot see" not in done.stdout
+
+
 def test_a_line_written_at_exit_nobody_asked_for_is_found_when_the_engine_stops(tmp_path):
     """Read to the end: an adapter that agrees on every answer but prints once more when its
     input ends breaks the protocol too, found whatever the reader thread's timing."""

@@ -1227,63 +1227,82 @@ def check_leaks(argv: Sequence[str], *, game: Game, configs: Sequence[Any], pair
     ``observe`` for that player, whatever their shape, must be the same (canonical JSON): an
     answer that changes with hidden information shows it. The engine's own observation is
     judged, not mapped to the reference's. ``progress`` is told the pairs done as each one
-    starts, and at the end."""
-    import random
-
+    starts, and at the end. An engine that writes a line nobody asked for is reported so,
+    whatever its answers looked like."""
     engine = Engine(argv, timeout)
     engine.ensure_started()  # CannotStart: reported before any game
     started = time.perf_counter()
+    try:
+        report = _check_leaks(engine, game, configs, pairs, seed, progress, started)
+    except _Unstarted as unstarted:
+        engine.stop()
+        raise unstarted.error from None
+    except BaseException:
+        engine.stop()
+        raise
+    # Read the engine's output to its end: a line nobody asked for shifts every later answer,
+    # so it, not the answers, is the diagnosis.
+    extra = engine.settle()
+    if extra is None or (report.leak is not None and report.leak.message == extra.message):
+        return report
+    leak = report.leak
+    return LeakReport(report.pairs, Leak(
+        game.name, () if leak is None else leak.options, game.name if leak is None else leak.label,
+        0 if leak is None else leak.first_player, 0 if leak is None else leak.player,
+        ((), ()) if leak is None else leak.decisions, (None, None), extra.message),
+        report.seconds)
+
+
+def _check_leaks(engine: Engine, game: Game, configs: Sequence[Any], pairs: int, seed: int,
+                 progress: Progress | None, started: float) -> LeakReport:
+    import random
+
     rng = random.Random(f"leaks/{seed}")
     done = 0
-    try:
-        for index in range(pairs):
-            if progress is not None:
-                progress("leak check", index, pairs, engine.decisions)
-            config = configs[rng.randrange(len(configs))]
-            first = rng.randrange(game.num_players(config))
-            bound = game.max_decisions(config) or MAX_DECISIONS
-            # A whole game, cut at a point drawn uniformly along it.
-            history = game.history(game.random_game(rng, config, first, max_decisions=bound))
-            state = game.replay(history[:rng.randint(0, len(history))], config, first)
-            player = rng.choice(list(game.players(state)))
-            other_state = game.resample(state, player, rng)
-            if _canonical(game.view_to_json(game.observe(state, player))) != \
-                    _canonical(game.view_to_json(game.observe(other_state, player))):
-                continue  # not a pair this player cannot tell apart (never, by resample's contract)
-            request = {"op": "observe", "player": player}
-            answers: list[Any] = []
-            sent: list[tuple[Any, ...]] = []
-            for one in (state, other_state):
-                try:
-                    match, decisions = _replay_on(engine, game, config, one)
-                    sent.append(tuple(decisions))
-                    answers.append(match.ask(request))
-                except DivergenceFound as found:
-                    return LeakReport(done, Leak(
-                        game.name, tuple(game.options_of(config).items()),
-                        hooks(game).label(config), first, player,
-                        (tuple(found.divergence.decisions), ()), (found.divergence.other, None),
-                        "the engine failed while the games were played: "
-                        + found.divergence.message), time.perf_counter() - started)
-                except _Stop as stop:
-                    return LeakReport(done, Leak(
-                        game.name, tuple(game.options_of(config).items()),
-                        hooks(game).label(config), first, player,
-                        (tuple(stop.divergence.decisions), ()), (None, None),
-                        stop.divergence.message), time.perf_counter() - started)
-            done += 1
-            if _canonical(answers[0]) != _canonical(answers[1]):
-                return LeakReport(done, Leak(
-                    game.name, tuple(game.options_of(config).items()), hooks(game).label(config),
-                    first, player, (sent[0], sent[1]), (answers[0], answers[1]),
-                    f"the view of player {player} changes with what player {player} cannot "
-                    f"see{_leak_where(answers[0], answers[1])}"), time.perf_counter() - started)
+    for index in range(pairs):
         if progress is not None:
-            progress("leak check", pairs, pairs, engine.decisions)
-    except _Unstarted as unstarted:
-        raise unstarted.error from None
-    finally:
-        engine.stop()
+            progress("leak check", index, pairs, engine.decisions)
+        config = configs[rng.randrange(len(configs))]
+        first = rng.randrange(game.num_players(config))
+        bound = game.max_decisions(config) or MAX_DECISIONS
+        # A whole game, cut at a point drawn uniformly along it.
+        history = game.history(game.random_game(rng, config, first, max_decisions=bound))
+        state = game.replay(history[:rng.randint(0, len(history))], config, first)
+        player = rng.choice(list(game.players(state)))
+        other_state = game.resample(state, player, rng)
+        if _canonical(game.view_to_json(game.observe(state, player))) != \
+                _canonical(game.view_to_json(game.observe(other_state, player))):
+            continue  # not a pair this player cannot tell apart (never, by resample's contract)
+        request = {"op": "observe", "player": player}
+        answers: list[Any] = []
+        sent: list[tuple[Any, ...]] = []
+        for one in (state, other_state):
+            try:
+                match, decisions = _replay_on(engine, game, config, one)
+                sent.append(tuple(decisions))
+                answers.append(match.ask(request))
+            except DivergenceFound as found:
+                return LeakReport(done, Leak(
+                    game.name, tuple(game.options_of(config).items()),
+                    hooks(game).label(config), first, player,
+                    (tuple(found.divergence.decisions), ()), (found.divergence.other, None),
+                    "the engine failed while the games were played: "
+                    + found.divergence.message), time.perf_counter() - started)
+            except _Stop as stop:
+                return LeakReport(done, Leak(
+                    game.name, tuple(game.options_of(config).items()),
+                    hooks(game).label(config), first, player,
+                    (tuple(stop.divergence.decisions), ()), (None, None),
+                    stop.divergence.message), time.perf_counter() - started)
+        done += 1
+        if _canonical(answers[0]) != _canonical(answers[1]):
+            return LeakReport(done, Leak(
+                game.name, tuple(game.options_of(config).items()), hooks(game).label(config),
+                first, player, (sent[0], sent[1]), (answers[0], answers[1]),
+                f"the view of player {player} changes with what player {player} cannot "
+                f"see{_leak_where(answers[0], answers[1])}"), time.perf_counter() - started)
+    if progress is not None:
+        progress("leak check", pairs, pairs, engine.decisions)
     return LeakReport(done, None, time.perf_counter() - started)
 
 
