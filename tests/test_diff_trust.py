@@ -22,13 +22,13 @@ import time
 
 import pytest
 
-from hanamikoji.engine.core import diff as harness
-from hanamikoji.engine.core.diff import LINE_LIMIT, Engine, EngineFailure, compare_engines
+from hanamikoji.oracle.core import diff as harness
+from hanamikoji.oracle.core.diff import LINE_LIMIT, Engine, EngineFailure, compare_engines
 from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-c", "from hanamikoji.engine.core.cli import run; run()"]
-REFERENCE = [sys.executable, "-m", "hanamikoji.engine.core.adapter"]
+CLI = [sys.executable, "-c", "from hanamikoji.cli.main import run; run()"]
+REFERENCE = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 #: A per-request timeout no loaded machine comes near: the tests below never rely on it.
 GENEROUS = "600"
 #: How long a test waits for something that is certain to happen (a killed process gone).
@@ -53,7 +53,7 @@ def script(tmp_path: pathlib.Path, name: str, text: str) -> str:
 #: the adapter's standard output; each writes its PID and start time to the file argv[1].
 SETSID = """
     import os, signal, sys
-    from hanamikoji.engine.core.adapter import Adapter
+    from hanamikoji.oracle.core.adapter import Adapter
 
     def note():
         with open("/proc/self/stat") as stat:
@@ -140,7 +140,7 @@ def test_a_flooding_adapter_is_a_protocol_error_not_a_growing_harness(tmp_path, 
 
 TWICE = """
     import sys
-    from hanamikoji.engine.core.adapter import Adapter
+    from hanamikoji.oracle.core.adapter import Adapter
     adapter = Adapter()
     for line in sys.stdin:
         answer = adapter.answer_line(line)
@@ -182,7 +182,7 @@ def test_a_line_written_at_exit_nobody_asked_for_is_found_when_the_engine_stops(
     input ends breaks the protocol too, found whatever the reader thread's timing."""
     bye = script(tmp_path, "bye.py", """
         import sys
-        from hanamikoji.engine.core.adapter import Adapter
+        from hanamikoji.oracle.core.adapter import Adapter
         Adapter().serve()
         print("bye", flush=True)
     """)
