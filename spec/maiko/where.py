@@ -108,7 +108,7 @@ def ask(expression: str, *, players: int | None = None, timeout: float = 10.0,
     if variant is not None:  # said as every command says an option a game does not have
         from hanamikoji.engine.maiko.game_type import GAME
 
-        raise ValueError(f"--variant: game maiko has no option 'variant'; its options: "
+        raise ValueError("--variant: game maiko has no option 'variant'; its options: "
                          + ", ".join(option.name for option in GAME.options))
     if players is not None and players not in PLAYER_COUNTS:
         raise ValueError(f"maiko is played by 2 to 4 players, not {players}")
