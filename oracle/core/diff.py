@@ -461,7 +461,7 @@ class Report:
     cut_short: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        out = {"status": "agree" if self.divergence is None else "divergence",
+        out: dict[str, Any] = {"status": "agree" if self.divergence is None else "divergence",
                "games": self.games, "shrink_games": self.shrink_games,
                "cut_short": self.cut_short, "engine_starts": self.engine_starts,
                "seconds": round(self.seconds, 3), "shrunk": self.shrunk,

@@ -99,8 +99,8 @@ def _kill(pid: int, sig: int) -> None:
 
 def main(argv: list[str]) -> None:
     status_fd, command = int(argv[0]), argv[1:]
-    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(sig, _stop)
+    for stopping in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(stopping, _stop)
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     try:
@@ -123,18 +123,17 @@ def main(argv: list[str]) -> None:
             statuses[pid] = status
     except (_Stop, ChildProcessError):
         pass
-    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(sig, signal.SIG_IGN)  # the keeper finishes its work whatever comes
+    for ignored in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(ignored, signal.SIG_IGN)  # the keeper finishes its work whatever comes
     end_all(statuses)
-    status = statuses.get(adapter.pid)
-    if status is not None and os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
+    ended = statuses.get(adapter.pid)
+    if ended is not None and os.WIFSIGNALED(ended):
         import resource
 
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
-    sys.exit(os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else 1)
+        signal.signal(os.WTERMSIG(ended), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(ended))
+    sys.exit(os.WEXITSTATUS(ended) if ended is not None and os.WIFEXITED(ended) else 1)
 
 
 if __name__ == "__main__":
