@@ -111,3 +111,48 @@ def test_the_documented_limits_are_the_code_s():
     queries = " ".join((docs / "queries.md").read_text(encoding="utf-8").split())
     assert f"at most {expr.MAX_LENGTH:,} characters and nests at most {expr.MAX_DEPTH} levels" in queries
     assert f"nests deeper than {expr.MAX_DEPTH} levels" in queries
+
+
+@pytest.mark.parametrize("value, words", [
+    ("foo=json:dumps", ["entry foo=json:dumps", "not a Game"]),
+    ("foo=nomod:X", ["entry foo=nomod:X", "no module named 'nomod'"]),
+    ("foo=json:nothere", ["entry foo=json:nothere", "no attribute 'nothere'"]),
+    ("garbage", ["entry 'garbage'", "NAME=MODULE:ATTRIBUTE"]),
+    ("foo=json", ["entry 'foo=json'", "NAME=MODULE:ATTRIBUTE"]),
+    ("=json:dumps", ["entry '=json:dumps'", "NAME=MODULE:ATTRIBUTE"]),
+])
+def test_a_bad_games_entry_is_one_line_naming_it(value, words, monkeypatch, capsys):
+    """HANAMIKOJI_GAMES=foo=json:dumps was an AttributeError (exit 3); foo=nomod:X was dropped
+    and garbage ignored, silently."""
+    monkeypatch.setenv(registry.ENVIRONMENT, value)
+    assert main(["games"]) == 2
+    _one_line(capsys, "HANAMIKOJI_GAMES", *words)
+    assert main(["play", "--game", "foo", "--seed", "0"]) == 2
+    _one_line(capsys, "HANAMIKOJI_GAMES", *words)
+
+
+@pytest.mark.parametrize("value", ["garbage", "foo=json", "a=b:c,garbage"])
+def test_a_malformed_games_variable_is_an_error_whatever_game_is_played(value, monkeypatch,
+                                                                         capsys):
+    """The other games' entries are imported only when used, but the variable is read whole."""
+    monkeypatch.setenv(registry.ENVIRONMENT, value)
+    assert main(["play", "--seed", "0"]) == 2
+    _one_line(capsys, "HANAMIKOJI_GAMES", "NAME=MODULE:ATTRIBUTE")
+
+
+def test_blank_games_entries_are_none(monkeypatch, capsys):
+    monkeypatch.setenv(registry.ENVIRONMENT, " , ,")
+    assert main(["games"]) == 0
+    assert capsys.readouterr().out.startswith("hanamikoji:")
+
+
+def test_the_cli_doc_shows_what_a_bad_games_entry_prints(monkeypatch, capsys):
+    import pathlib
+    import re
+
+    doc = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    found = re.search(r"\$ HANAMIKOJI_GAMES=(\S+) hanamikoji games\n(.*)\n", doc)
+    assert found
+    monkeypatch.setenv(registry.ENVIRONMENT, found.group(1))
+    assert main(["games"]) == 2
+    assert capsys.readouterr().err.strip() == found.group(2)
