@@ -17,6 +17,19 @@ import argparse
 import re
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: Standard output closed before the command finished (``| head``), no check having failed
+#: by then: 128 + SIGPIPE, what a shell reports for a process a closed pipe ended, as 130 is
+#: 128 + SIGINT. Never 0: what was not written was not seen, and what was not checked did not pass.
+EXIT_PIPE = 141
+
+
+class OutputClosed(Exception):
+    """Standard output was closed under a command that knows its verdict so far: exit ``code``
+    (a check that failed before the reader went away stays a failure)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
 EXIT_INTERRUPTED = 130
 
 

@@ -37,7 +37,7 @@ from typing import IO, Any, Iterable, Iterator
 
 import attrs
 
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OutputClosed
 from hanamikoji.engine.core.game import Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.engine.core.registry import available, by_format, get
 
@@ -548,13 +548,17 @@ def run(args: argparse.Namespace) -> int:
     tally = Tally()
     out = sys.stdout
     forced = None if getattr(args, "game", None) is None else get(args.game)
-    for verdict, _, _ in records(args.paths, tally, "validate", forced):
-        if args.json:
-            out.write(json.dumps(verdict.to_json()) + "\n")
-        elif verdict.judgement.status is not Status.VALID:
-            out.write(verdict.to_text() + "\n")
-    if not args.json:
-        print(tally.summary())
+    try:
+        for verdict, _, _ in records(args.paths, tally, "validate", forced):
+            if args.json:
+                out.write(json.dumps(verdict.to_json()) + "\n")
+            elif verdict.judgement.status is not Status.VALID:
+                out.write(verdict.to_text() + "\n")
+        if not args.json:
+            print(tally.summary())
+        out.flush()
+    except BrokenPipeError:  # the reader went away (| head): the records judged so far decide
+        raise OutputClosed(tally.exit_code()) from None
     return tally.exit_code()
 
 
