@@ -137,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     _variant(sim)
     sim.add_argument("--records", type=path, metavar="FILE.jsonl",
                      help="write every game as a JSON line (- for standard output)")
+    sim.add_argument("--rotate", action="store_true",
+                     help="rotate the first player by game: game i begins with player i mod "
+                          "players (default: player 0 begins every game)")
     sim.add_argument("--workers", type=_positive, default=1,
                      help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")

@@ -92,7 +92,7 @@ class Option:
 
     def describe(self) -> str:
         if self.choices is not None:
-            return "one of: " + ", ".join(str(c) for c in self.choices)
+            return "one of: " + ", ".join('""' if c == "" else str(c) for c in self.choices)
         if self.low is not None and self.high is not None:
             return f"from {self.low} to {self.high}"
         if self.low is not None:

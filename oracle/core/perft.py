@@ -30,6 +30,7 @@ from typing import Any, Iterator
 from hanamikoji.cli.base import EXIT_OK, UsageError
 from hanamikoji.engine.core.errors import GameError, IllegalActionError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game
+from hanamikoji.engine.core.words import plural
 from hanamikoji.oracle.core.extension import extension
 
 
@@ -455,8 +456,8 @@ def run(args: argparse.Namespace) -> int:
         width = max(map(len, texts), default=0)
         for text, (_, count) in zip(texts, split):
             print(f"{text:<{width}}  {count}")
-        print(f"{len(split)} first decisions, {sum(n for _, n in split)} sequences of "
-              f"{args.depth} decisions")
+        print(f"{plural(len(split), 'first decision')}, "
+              f"{plural(sum(n for _, n in split), 'sequence')} of {plural(args.depth, 'decision')}")
     print("depth  leaves")
     for d in range(1, args.depth + 1):
         print(f"{d:>5}  {counts[d]}")

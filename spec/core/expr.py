@@ -52,7 +52,8 @@ class ExprError(ValueError):
 @attrs.frozen
 class Term:
     """A term of a game's language: ``kind`` "int" (arithmetic and every comparison) or "enum"
-    (``==`` / ``!=`` against one of ``values``); ``arity`` 0 or 1 (``domain``: the arguments)."""
+    (``==`` / ``!=`` against one of ``values``); ``arity`` 0 or 1 (``domain``: the arguments,
+    ``argument``: what one names, for messages: ``"a player"``)."""
 
     name: str
     doc: str
@@ -60,6 +61,7 @@ class Term:
     arity: int = 0
     domain: range | None = None
     values: tuple[Any, ...] = ()
+    argument: str = "an argument"
 
 
 # --- tokens ----------------------------------------------------------------------------------
@@ -346,8 +348,8 @@ def _kind(node: Node, terms: dict[str, Term]) -> str:
         if not isinstance(value, int) or term.domain is None or value not in term.domain:
             low, high = (term.domain[0], term.domain[-1]) if term.domain else (0, 0)
             shown = _show_value(value) if value is not _NOT_LITERAL else "an expression"
-            raise ExprError(argument.column, f"{name} takes an argument from {low} to {high}, "
-                                             f"not {shown}")
+            raise ExprError(argument.column, f"{name} takes {term.argument} from {low} to "
+                                             f"{high}, not {shown}")
         return term.kind
     raise AssertionError(op)  # pragma: no cover - the parser makes no other node
 
