@@ -150,3 +150,21 @@ def test_junk_first_then_records_is_still_a_file_of_records(tmp_path, capsys):
     path.write_bytes(bytes(range(256)) + b"\n" + record.encode() + b"\n")
     out, _ = _out(capsys, ["validate", "--json", str(path)], 2)
     assert [json.loads(line)["status"] for line in out.splitlines()][-1] == "valid"
+
+
+def test_a_where_witness_is_written_in_plain_words(monkeypatch, capsys):
+    """A Hanamikoji witness printed 'markers [0, None, ...], {'winner': 0, 'reason': ...}' and
+    'a game of 1 round(s)'."""
+    import types
+
+    import hanamikoji.spec.hanamikoji.where as where
+
+    answer = types.SimpleNamespace(
+        variant="standard", expression="winner == 0", answer="possible", core=None,
+        hypotheses=(), note="", seconds=0.0,
+        witness={"rounds": 1, "markers": [0, None, 1], "result": {"winner": 0, "reason": "charm"}})
+    monkeypatch.setattr(where, "ask", lambda expression, **options: answer)
+    out, _ = _out(capsys, ["query", "--where", "winner == 0"])
+    assert ("witness:  a game of 1 round ending at markers [0, none, 1], winner 0, reason charm;"
+            in out), out
+    assert "None" not in out and "{" not in out
