@@ -168,3 +168,16 @@ def test_a_where_witness_is_written_in_plain_words(monkeypatch, capsys):
     assert ("witness:  a game of 1 round ending at markers [0, none, 1], winner 0, reason charm;"
             in out), out
     assert "None" not in out and "{" not in out
+
+
+def test_validate_text_shows_values_as_json_never_python_reprs(tmp_path, capsys):
+    """A Hanamikoji malformed message said 'got None', 'got True', "got {'a': 1}"."""
+    from hanamikoji.engine.core.simulate import play_game
+
+    game = registry.get("hanamikoji")
+    record = game.to_record(play_game(game, game.configure({}), 0, 0))
+    for value, shown in ((None, "got null"), (True, "got true"), ({"a": 1}, 'got {"a": 1}')):
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps({**record, "first_player": value}))
+        out, _ = _out(capsys, ["validate", str(path)], 2)
+        assert shown in out and "None" not in out and "True" not in out, out
