@@ -188,7 +188,8 @@ def _print_summary(args: argparse.Namespace, game: Any, options: dict, tally: Ta
         print(json.dumps(report))
     else:
         described = options_text(options)
-        print(f"{plural(report['games'], 'game')} of {game.name} ({described}) in {report['seconds']:.2f} s "
+        print(f"{plural(report['games'], 'game')} of {game.name} ({described}) in "
+              f"{report['seconds']:.2f} s "
               f"({report['games_per_second']} games/s), seed {args.seed}")
         print("results by reason: " + ", ".join(f"{k} {v}" for k, v in report["reasons"].items()))
         print("winners:           " + ", ".join(f"{k} {v}" for k, v in report["winners"].items()))

@@ -69,8 +69,8 @@ def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int
                max_turns: int | None = None, rotate: bool = False) -> tuple[Tally, list[str]]:
     """Games ``start .. start + count - 1`` of ``seed``: their tally and, if asked, the records
     of the finished ones as JSON lines. With ``rotate``, game i begins with player
-    ``i % players`` (:func:`first_of`) instead of ``first_player``. Runs in a worker process; everything in and out is
-    picklable (the game travels by name)."""
+    ``i % players`` (:func:`first_of`) instead of ``first_player``. Runs in a worker process;
+    everything in and out is picklable (the game travels by name)."""
     from hanamikoji.engine.core.registry import get
 
     game = get(game_name)

@@ -156,3 +156,9 @@ def test_the_cli_doc_shows_what_a_bad_games_entry_prints(monkeypatch, capsys):
     monkeypatch.setenv(registry.ENVIRONMENT, found.group(1))
     assert main(["games"]) == 2
     assert capsys.readouterr().err.strip() == found.group(2)
+
+
+def test_a_whole_number_option_takes_ascii_digits_only(capsys):
+    """--option players=٣ was read as 3 by int()."""
+    assert main(["simulate", "--game", "maiko", "--option", "players=\u0663", "--games", "1"]) == 2
+    _one_line(capsys, "players takes a whole number")

@@ -1,8 +1,8 @@
 """Words for people: counts with their nouns, articles, and values written without Python's
 reprs (no ``None``, no ``{'key': ...}``), for every command's text output.
 
->>> plural(1, "game"), plural(2, "game"), plural(0, "query", "queries")
-('1 game', '2 games', '0 queries')
+>>> plural(1, "game"), plural(2000, "game"), plural(0, "query", "queries")
+('1 game', '2000 games', '0 queries')
 >>> article("italian-three-rounds"), article("standard")
 ('an', 'a')
 >>> plain([None, 1, "shared"]), plain({"winner": 0, "reason": None}), plain(None)
@@ -16,7 +16,7 @@ from typing import Any
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``count`` and ``word``, in the plural (``many``, else ``word + "s"``) unless it is 1."""
-    return f"{count:,} {word if count == 1 else many or word + 's'}"
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def article(word: str) -> str:

@@ -557,7 +557,8 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
         try:
             for verdict, game, final in replayed(stream, source, tally.records, forced):
                 if held is not None:
-                    if verdict.judgement.status is Status.MALFORMED and verdict.judgement.path is None:
+                    judgement = verdict.judgement
+                    if judgement.status is Status.MALFORMED and judgement.path is None:
                         held.append((verdict, game, final))
                         continue
                     for item in held:
