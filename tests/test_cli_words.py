@@ -172,7 +172,7 @@ def test_a_where_witness_is_written_in_plain_words(monkeypatch, capsys):
 
 def test_validate_text_shows_values_as_json_never_python_reprs(tmp_path, capsys):
     """A Hanamikoji malformed message said 'got None', 'got True', "got {'a': 1}"."""
-    from hanamikoji.engine.core.simulate import play_game
+    from hanamikoji.cli.simulate import play_game
 
     game = registry.get("hanamikoji")
     record = game.to_record(play_game(game, game.configure({}), 0, 0))

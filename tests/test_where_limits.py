@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import z3
 
-from hanamikoji.engine.core.cli import main
+from hanamikoji.cli.main import main
 from hanamikoji.spec.core.expr import MAX_DEPTH, ExprError, Term, check, evaluate, parse, translate
 
 GAMES = {"hanamikoji": ("charm(0)", []), "maiko": ("score(0)", ["--players", "2"])}

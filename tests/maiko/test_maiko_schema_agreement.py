@@ -203,7 +203,7 @@ def _with_sweep_colour(text: str) -> dict[str, Any]:
 def test_validate_calls_the_look_alikes_the_schema_refuses_malformed(doc, tmp_path, capsys):
     """``validate`` once passed these (exit 0): a colour read through upper() ("whıte" upper-
     cases to WHITE), and a colours option that ends in a newline, which "$" let through."""
-    from hanamikoji.engine.core.cli import main
+    from hanamikoji.cli.main import main
 
     path = tmp_path / "r.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
