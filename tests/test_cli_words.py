@@ -11,7 +11,7 @@ import pytest
 
 from hanamikoji.engine.core import registry
 from hanamikoji.cli.main import main
-from hanamikoji.engine.core.words import article, plain, plural
+from hanamikoji.engine.core.words import article, plain
 
 
 def _out(capsys, argv, code=0):

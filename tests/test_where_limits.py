@@ -43,8 +43,9 @@ def test_an_expression_at_the_limit_is_read_by_every_reader():
     for text, x in ((parens, 1), (signs, (-1) ** MAX_DEPTH), (total, MAX_DEPTH - 1)):
         tree = parse(text)
         check(tree, terms)
-        assert evaluate(tree, lambda name, arg: x) is True
-        formula = translate(tree, terms, lambda name, arg: z3.IntVal(x), lambda name, value: value)
+        assert evaluate(tree, lambda name, arg, x=x: x) is True
+        formula = translate(tree, terms, lambda name, arg, x=x: z3.IntVal(x),
+                            lambda name, value: value)
         assert z3.is_true(z3.simplify(formula))
     for text in ("(" + parens + ")", signs.replace("-", "--", 1), total + "+1"):
         with pytest.raises(ExprError, match="deeper than"):
