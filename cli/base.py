@@ -14,8 +14,22 @@ Exit codes, for every sub-command:
 from __future__ import annotations
 
 import argparse
+import re
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: Standard output closed before the command finished (``| head``), no check having failed
+#: by then: 128 + SIGPIPE, what a shell reports for a process a closed pipe ended, as 130 is
+#: 128 + SIGINT. Never 0: what was not written was not seen, and what was not checked did not pass.
+EXIT_PIPE = 141
+
+
+class OutputClosed(Exception):
+    """Standard output was closed under a command that knows its verdict so far: exit ``code``
+    (a check that failed before the reader went away stays a failure)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
 EXIT_INTERRUPTED = 130
 
 
@@ -34,6 +48,11 @@ class UsageError(Exception):
 MAX_DIGITS = 4300
 
 
+#: An integer as a person types it: ASCII digits (underscores between them, as Python allows),
+#: a sign, blanks around.
+_INTEGER = re.compile(r"[ \t]*[+-]?[0-9]+(_[0-9]+)*[ \t]*")
+
+
 def shown(text: str) -> str:
     """``text`` quoted for a message, cut when long."""
     return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
@@ -41,14 +60,13 @@ def shown(text: str) -> str:
 
 def integer(text: str, *, at_least: int | None = None, what: str = "a whole number") -> int:
     """The integer ``text`` writes, at least ``at_least`` if given."""
-    digits = text.strip().lstrip("+-").replace("_", "")
-    if digits.isdigit() and len(digits) > MAX_DIGITS:
+    if not _INTEGER.fullmatch(text):  # int() would also take "٣" (3) and other scripts' digits
+        raise argparse.ArgumentTypeError(f"takes {what}, not {shown(text)}")
+    digits = text.strip(" \t").lstrip("+-").replace("_", "")
+    if len(digits) > MAX_DIGITS:
         raise argparse.ArgumentTypeError(
             f"takes {what} of at most {MAX_DIGITS:,} digits, not one of {len(digits):,} digits")
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes {what}, not {shown(text)}") from None
+    value = int(text)
     if at_least is not None and value < at_least:
         raise argparse.ArgumentTypeError(f"must be at least {at_least}, not {value}")
     return value

@@ -15,7 +15,9 @@ from typing import Any, Iterator
 from hanamikoji.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from hanamikoji.cli.options import game_and_config
 from hanamikoji.cli.output import is_stdout, output_file, shown, streams
-from hanamikoji.cli.simulate import CHUNK, Tally, chunks, ignore_interrupts, play_chunk, play_game
+from hanamikoji.cli.simulate import (CHUNK, Tally, chunks, first_of, ignore_interrupts, play_chunk,
+                                     play_game)
+from hanamikoji.engine.core.words import options_text, plural
 
 
 
@@ -115,6 +117,7 @@ def simulate(args: argparse.Namespace) -> int:
     game, config = game_and_config(args)
     options = game.options_of(config)
     max_turns = getattr(args, "max_turns", None)
+    rotate = getattr(args, "rotate", False)
     tally = Tally()
     streamed = bool(args.records) and streams(args.records)
     workers = min(args.workers, -(-args.games // CHUNK))
@@ -136,7 +139,8 @@ def simulate(args: argparse.Namespace) -> int:
             try:
                 if pool is None:
                     for index in range(args.games):
-                        state = play_game(game, config, args.seed, index, 0, max_turns)
+                        first = first_of(game, config, index) if rotate else 0
+                        state = play_game(game, config, args.seed, index, first, max_turns)
                         tally.add(game, state)
                         if out is not None and game.is_terminal(state):
                             out.write(json.dumps(game.to_record(state), separators=(",", ":"))
@@ -145,7 +149,7 @@ def simulate(args: argparse.Namespace) -> int:
                             progress.update(task, completed=tally.games)
                 else:
                     jobs = ((game.name, options, args.seed, first, count, 0, out is not None,
-                             max_turns) for first, count in chunks(args.games))
+                             max_turns, rotate) for first, count in chunks(args.games))
                     # Game i always uses its own seed (simulate.game_rng), and pieces come back
                     # in order, so any number of workers gives the same games, tally, records.
                     for part, lines in _pooled(pool, jobs, AHEAD * workers):
@@ -183,8 +187,9 @@ def _print_summary(args: argparse.Namespace, game: Any, options: dict, tally: Ta
     if args.json:
         print(json.dumps(report))
     else:
-        described = ", ".join(f"{k} {v}" for k, v in options.items())
-        print(f"{report['games']} games of {game.name} ({described}) in {report['seconds']:.2f} s "
+        described = options_text(options)
+        print(f"{plural(report['games'], 'game')} of {game.name} ({described}) in "
+              f"{report['seconds']:.2f} s "
               f"({report['games_per_second']} games/s), seed {args.seed}")
         print("results by reason: " + ", ".join(f"{k} {v}" for k, v in report["reasons"].items()))
         print("winners:           " + ", ".join(f"{k} {v}" for k, v in report["winners"].items()))

@@ -8,7 +8,9 @@ so ``hanamikoji simulate`` never imports z3. Exit codes, for every sub-command:
   a performance figure that misses its target);
 * 2: bad usage or input that cannot be read (unknown option, malformed file);
 * 3: an internal error (a bug in this toolkit: please report it);
-* 130: interrupted.
+* 130: interrupted;
+* 141: standard output was closed (``| head``) before the command finished, no check having
+  failed by then (a check that failed keeps its code).
 
 No traceback reaches the user: every failure is one line on stderr.
 """
@@ -16,14 +18,16 @@ No traceback reaches the user: every failure is one line on stderr.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import re
 import sys
 from typing import Callable, NoReturn, Sequence
 
 from hanamikoji.cli import interrupt
-from hanamikoji.cli.base import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError, integer, path,
-                                 seconds, shown)
+from hanamikoji.cli.base import (EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, EXIT_USAGE, OutputClosed,
+                                 UsageError, integer, path, seconds, shown)
 
 class _Parser(argparse.ArgumentParser):
     """One line per error, naming the option at fault first (``--games must be at least 1, not
@@ -133,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     _variant(sim)
     sim.add_argument("--records", type=path, metavar="FILE.jsonl",
                      help="write every game as a JSON line (- for standard output)")
+    sim.add_argument("--rotate", action="store_true",
+                     help="rotate the first player by game: game i begins with player i mod "
+                          "players (default: player 0 begins every game)")
     sim.add_argument("--workers", type=_positive, default=1,
                      help="processes to spread the games over (same games for any number)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -332,15 +339,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     name = " ".join(filter(None, (args.command, getattr(args, "spec_command", None))))
     interrupt.install()
+    if sys.stdout is None:  # started with standard output closed (``>&-``)
+        sys.stdout = _ClosedOutput()
     try:
         code = _load(args.handler)(args)
     except KeyboardInterrupt:
         print("hanamikoji: interrupted", file=sys.stderr)
         code = 130
+    except OutputClosed as closed:
+        _drop_output()
+        code = closed.code if closed.code != EXIT_OK else EXIT_PIPE
     except BrokenPipeError:
-        # The reader went away (``| head``): not an error of ours; silence the flush at exit.
-        sys.stderr.close()
-        code = EXIT_OK
+        # The reader went away (``| head``) before the command finished: no verdict.
+        _drop_output()
+        code = EXIT_PIPE
     except Exception as error:  # the promise: never a traceback
         if interrupt.pressed():
             # Raised after a Ctrl-C (a library that broke while handling the interrupt): the
@@ -358,9 +370,37 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = EXIT_INTERNAL
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
-        pass
+    except BrokenPipeError:  # the last lines were not written: a pass nobody read is no pass
+        _drop_output()
+        code = EXIT_PIPE if code == EXIT_OK else code
     return code
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the process started without one: writing to it is writing to a
+    closed pipe, with the same exit code."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(errno.EPIPE, "standard output is closed")
+
+
+def _drop_output() -> None:
+    """Point standard output at the null device, so that what is still buffered is dropped
+    quietly at exit instead of raising BrokenPipeError again."""
+    import os
+
+    if isinstance(sys.stdout, _ClosedOutput):
+        return
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
 
 
 def run() -> NoReturn:

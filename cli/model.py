@@ -19,6 +19,7 @@ from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
 from hanamikoji.cli.commands import no_hypothesis_litter
 from hanamikoji.cli.output import OutputFolder, output_folder
 from hanamikoji.engine.core.registry import get
+from hanamikoji.engine.core.words import article, plain, plural
 
 from hanamikoji.spec.core.verify import catalogue
 
@@ -176,14 +177,16 @@ def _where(args: argparse.Namespace, game: Any) -> int:
     if args.json:
         print(json.dumps(found.to_json()))
     else:
-        setting = (f"a {found.variant} game" if game.min_players == game.max_players
+        setting = (f"{article(found.variant)} {found.variant} game"
+                   if game.min_players == game.max_players
                    else f"a game of {found.variant} players")
         print(f"question: can {setting} end so that {found.expression}?")
         print(f"answer:   {found.answer}")
         if found.witness is not None:
             shown = found.witness
-            what = shown.get("summary") or (f"a game of {shown['rounds']} round(s) ending at "
-                                             f"markers {shown['markers']}, {shown['result']}")
+            what = shown.get("summary") or (
+                f"a game of {plural(shown['rounds'], 'round')} ending at markers "
+                f"{plain(shown['markers'])}, {plain(shown['result'])}")
             print(f"witness:  {what}; replayed in the engine (the record is in --json)")
         if found.core is not None:
             print(f"core:     {' '.join(found.core) or '(no rule: the hypotheses alone)'}"

@@ -16,6 +16,7 @@ from typing import Any
 from hanamikoji.engine.core.errors import OptionError
 from hanamikoji.engine.core.game import Game
 from hanamikoji.engine.core.registry import DEFAULT, get
+from hanamikoji.engine.core.words import value_text
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, variant_help: str | None = None) -> None:
@@ -117,5 +118,5 @@ def games_command(args: argparse.Namespace) -> int:
               f"spec {game['spec']}, length in {game['length_unit']}")
         for option in game["options"]:
             print(f"  --option {option['name']}=...  {option['help']} "
-                  f"(default {option['default']}; {option['takes']})")
+                  f"(default {value_text(option['default'])}; {option['takes']})")
     return 0

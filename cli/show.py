@@ -27,6 +27,7 @@ from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.engine.core.registry import get
 from hanamikoji.cli.simulate import winners_key
 from hanamikoji.oracle.core.validate import Status, Tally, records
+from hanamikoji.engine.core.words import options_text, plural
 
 
 def _forced(args: argparse.Namespace) -> Game | None:
@@ -80,7 +81,7 @@ def seen_by(game: Game, final: Any, player: int) -> Iterator[str]:
     """The game ``final`` ends, as ``player`` saw it: their view at the start, then after each
     decision who made it (a player, or chance) and what changed in the view; then the end.
     Only :meth:`Game.observe` is shown, so nothing hidden from ``player`` appears."""
-    title = ", ".join(f"{k} {v}" for k, v in game.options_of(game.config_of(final)).items())
+    title = options_text(game.options_of(game.config_of(final)))
     yield f"{game.title} ({title}); player {game.first_player(final)} starts"
     before: Any = None
     step, actor = 0, ""
@@ -164,12 +165,16 @@ class _Stats:
                 self.unit: {str(k): v for k, v in sorted(self.lengths.items())}}
 
     def lines(self) -> Iterator[str]:
-        described = ", ".join(f"{k} {v}" for k, v in self.options.items())
-        yield f"{self.games} games of {self.game.name} ({described})"
+        described = options_text(self.options)
+        yield f"{plural(self.games, 'game')} of {self.game.name} ({described})"
         for label, counts in (("results by reason", self.reasons), ("winners", self.winners),
                               ("first player", self.starters)):
             yield f"{label}:".ljust(19) + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
         yield f"first player won:  {self.starter_won} of {self.games}"
+        if self.games > 1 and len(self.starters) == 1:
+            (only,) = self.starters
+            yield (f"note:              every game began with player {only}, so the seats are "
+                   "not compared fairly ('simulate' begins with player 0 unless --rotate)")
         yield f"{self.unit} per game:".ljust(19) + _lengths(self.lengths)
 
 
@@ -199,7 +204,8 @@ def stats(args: argparse.Namespace) -> int:
         print(json.dumps({"records": tally.records, **counts,
                           "groups": [g.to_json() for g in groups.values()]}))
     else:
-        print(f"{tally.records} records: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        print(f"{plural(tally.records, 'record')}: "
+              + ", ".join(f"{v} {k}" for k, v in counts.items()))
         for group in groups.values():
             print()
             for line in group.lines():

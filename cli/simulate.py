@@ -66,10 +66,11 @@ CHUNK = 200  # games per task handed to a worker process
 
 def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int, count: int,
                first_player: int, with_records: bool,
-               max_turns: int | None = None) -> tuple[Tally, list[str]]:
+               max_turns: int | None = None, rotate: bool = False) -> tuple[Tally, list[str]]:
     """Games ``start .. start + count - 1`` of ``seed``: their tally and, if asked, the records
-    of the finished ones as JSON lines. Runs in a worker process; everything in and out is
-    picklable (the game travels by name)."""
+    of the finished ones as JSON lines. With ``rotate``, game i begins with player
+    ``i % players`` (:func:`first_of`) instead of ``first_player``. Runs in a worker process;
+    everything in and out is picklable (the game travels by name)."""
     from hanamikoji.engine.core.registry import get
 
     game = get(game_name)
@@ -77,11 +78,18 @@ def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int
     tally = Tally()
     lines: list[str] = []
     for index in range(start, start + count):
-        state = play_game(game, config, seed, index, first_player, max_turns)
+        first = first_of(game, config, index) if rotate else first_player
+        state = play_game(game, config, seed, index, first, max_turns)
         tally.add(game, state)
         if with_records and game.is_terminal(state):
             lines.append(json.dumps(game.to_record(state), separators=(",", ":")))
     return tally, lines
+
+
+def first_of(game: Game, config: Any, index: int) -> int:
+    """``simulate --rotate``: game ``index`` begins with player ``index % players``, so every
+    seat begins as often (give or take one), and game i is the same game whatever the workers."""
+    return index % game.num_players(config)
 
 
 def chunks(total: int, size: int = CHUNK, start: int = 0) -> Iterator[tuple[int, int]]:

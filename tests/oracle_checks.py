@@ -27,7 +27,8 @@ from hanamikoji.oracle.core.vectors import FILES
 from hanamikoji.spec.core.coverage import rule_ids_in
 
 __all__ = ["FILES", "load", "cases", "cited", "spec_rules", "record_line", "validate_json",
-           "walk", "containers", "near_misses"]
+           "walk", "containers", "near_misses", "look_alikes", "string_groups", "string_leaves",
+           "replaced", "documents_with_look_alikes"]
 
 
 # --- the corpus ---------------------------------------------------------------------------
@@ -133,3 +134,100 @@ def near_misses(records: st.SearchStrategy[Any], values: st.SearchStrategy[Any],
         return doc
 
     return build()
+
+
+# --- look-alikes of the strings a record format enumerates -----------------------------------
+
+#: Characters that read (or case-map) like an ASCII one: dotless and dotted i, Cyrillic and Greek
+#: letters, the Kelvin sign and long s (which upper- or lower-case to ASCII), a non-breaking
+#: hyphen and a minus sign, fullwidth and superscript digits.
+_LOOK_ALIKES = {"i": "\u0131", "a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440",
+                "c": "\u0441", "k": "\u212a", "s": "\u017f", "n": "\u03b7", "-": "\u2011",
+                "/": "\u2215", "0": "\uff10", "1": "\u00b9", "g": "\u0261", "t": "\u03c4"}
+_SPACES = (" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\ufeff", "\x00")
+
+
+def look_alikes(text: str) -> list[str]:
+    """Strings that are not ``text`` but that a lenient reader might take for it: other cases,
+    white space (ASCII and not) before, after or inside, and one character swapped for a
+    look-alike; every one of them differs from ``text``."""
+    out = [text.upper(), text.title(), text.swapcase(), text.casefold() + "\u0307",
+           "\uff21" if not text else "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c
+                                                for c in text)]
+    for space in _SPACES:
+        out += [space + text, text + space, text.replace(",", "," + space) if "," in text
+                else text[:1] + space + text[1:]]
+    out += [text[:i] + _LOOK_ALIKES[c] + text[i + 1:] for i, c in enumerate(text)
+            if c in _LOOK_ALIKES]
+    return list(dict.fromkeys(v for v in out if v != text))
+
+
+def string_groups(schema: Any) -> list[frozenset[str]]:
+    """The closed sets of strings a schema enumerates: each ``enum`` list, and the ``const``
+    strings of one property name taken together (every ``kind`` of a decision, say)."""
+    groups: list[frozenset[str]] = []
+    consts: dict[str, set[str]] = {}
+
+    def visit(node: Any, name: str | None) -> None:
+        if isinstance(node, dict):
+            strings = frozenset(v for v in node.get("enum", ()) if isinstance(v, str))
+            if strings:
+                groups.append(strings)
+            if isinstance(node.get("const"), str):
+                consts.setdefault(name or "", set()).add(node["const"])
+            for key, value in node.items():
+                if key == "properties" and isinstance(value, dict):
+                    for prop, sub in value.items():
+                        visit(sub, prop)
+                else:
+                    visit(value, name)
+        elif isinstance(node, list):
+            for item in node:
+                visit(item, name)
+
+    visit(schema, None)
+    return list(dict.fromkeys(groups + [frozenset(v) for v in consts.values()]))
+
+
+def string_leaves(doc: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """Every (path, string) of a JSON document that is a value (not a key)."""
+    items = (doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list)
+             else ())
+    for key, value in items:
+        if isinstance(value, str):
+            yield path + (key,), value
+        else:
+            yield from string_leaves(value, path + (key,))
+
+
+def replaced(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """A copy of ``doc`` with the value at ``path`` replaced."""
+    out = copy.deepcopy(doc)
+    container = out
+    for key in path[:-1]:
+        container = container[key]
+    container[path[-1]] = value
+    return out
+
+
+def documents_with_look_alikes(records: list[Any], schema: Any) -> Iterator[Any]:
+    """Each record (shortest first) with one string replaced: at the first place of each kind
+    (the path with indices left out) whose string belongs to an enumerated set of ``schema``,
+    every member of that set and every look-alike of each; at a place whose string belongs to
+    no set (a pattern's, say), every look-alike of that string. Every set must have a place in
+    some record (else the check would skip it)."""
+    groups = string_groups(schema)
+    done: set[Any] = set()
+    for record in records:
+        for path, value in string_leaves(record):
+            kind = tuple(k for k in path if isinstance(k, str))
+            owners = [g for g in groups if value in g] or [frozenset({value})]
+            for group in owners:
+                if (kind, group) in done:
+                    continue
+                done.add((kind, group))
+                for member in sorted(group):
+                    for text in [member, *look_alikes(member)]:
+                        yield replaced(record, path, text)
+    missing = [sorted(g) for g in groups if not any(group == g for _, group in done)]
+    assert not missing, f"no record has a place for these strings: {missing}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import pathlib
+import sys
 
 import pytest
 from hypothesis import example, given, settings
@@ -23,6 +24,12 @@ from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.engine.core import registry
 from hanamikoji.oracle.core.validate import Status, judge_bytes
+
+TESTS = pathlib.Path(__file__).resolve().parent
+if str(TESTS) not in sys.path:  # the shared checks are the module oracle_checks of tests/
+    sys.path.insert(0, str(TESTS))
+
+from oracle_checks import documents_with_look_alikes  # noqa: E402
 
 SCHEMA = registry.get("hanamikoji").record_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
@@ -127,3 +134,14 @@ def test_near_misses_reach_both_answers():
 
     collect()
     assert outcomes == {True, False}
+
+
+def test_every_enumerated_string_and_its_look_alikes_are_judged_as_the_schema_judges_them():
+    """Every string the schema enumerates (variants, actions, reasons, the format) in its place
+    in a record, and each of its look-alikes (case, white space, Unicode letters that read or
+    case-map alike): the validator calls a document malformed exactly when the schema refuses
+    it."""
+    records = [to_record(play_game(1, 0, STANDARD)), to_record(play_game(2, 3, ITALIAN_THREE_ROUNDS))]
+    for doc in documents_with_look_alikes(records, SCHEMA):
+        text = json.dumps(doc)
+        assert schema_accepts(text) == validator_accepts(text), text[:300]

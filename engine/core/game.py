@@ -21,6 +21,7 @@ from __future__ import annotations
 import abc
 import pathlib
 import random
+import re
 from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
 import attrs
@@ -82,17 +83,14 @@ class Option:
                     return choice
             raise OptionError(f"option {self.name} takes {self.describe()}, not {text!r}")
         if self.low is not None or self.high is not None:
-            try:
-                value = int(text)
-            except ValueError:
-                raise OptionError(
-                    f"option {self.name} takes a whole number, not {text!r}") from None
-            return self.check(value)
+            if not re.fullmatch(r"[ \t]*[+-]?[0-9]{1,9}[ \t]*", text):  # int() takes "٣" too
+                raise OptionError(f"option {self.name} takes a whole number, not {text!r}")
+            return self.check(int(text))
         return text
 
     def describe(self) -> str:
         if self.choices is not None:
-            return "one of: " + ", ".join(str(c) for c in self.choices)
+            return "one of: " + ", ".join('""' if c == "" else str(c) for c in self.choices)
         if self.low is not None and self.high is not None:
             return f"from {self.low} to {self.high}"
         if self.low is not None:

@@ -39,6 +39,12 @@ class UnknownGameError(OptionError):
     """No game of that name (or record format) is registered."""
 
 
+class GameEntryError(OptionError):
+    """An entry of ``HANAMIKOJI_GAMES`` that does not give a game: not ``name=module:attribute``,
+    a module that cannot be imported, no such attribute, or not a :class:`Game`. Never skipped
+    silently: the user asked for that game."""
+
+
 def register(game: Game) -> Game:
     """Add ``game`` under ``game.name`` (replacing an earlier one of that name); returns it."""
     if not isinstance(game, Game):
@@ -53,12 +59,41 @@ def unregister(name: str) -> None:
 
 
 def _from_environment() -> dict[str, str]:
+    """The entries of ``HANAMIKOJI_GAMES`` (blank ones, as a trailing comma leaves, are none);
+    :class:`GameEntryError` for one that is not ``name=module:attribute``."""
     table: dict[str, str] = {}
     for item in os.environ.get(ENVIRONMENT, "").split(","):
-        name, equals, target = item.strip().partition("=")
-        if equals and name and ":" in target:
-            table[name.strip()] = target.strip()
+        item = item.strip()
+        if not item:
+            continue
+        name, equals, target = item.partition("=")
+        module, colon, attribute = target.partition(":")
+        if not (equals and colon and name.strip() and module.strip() and attribute.strip()):
+            raise GameEntryError(f"{ENVIRONMENT}: entry {item!r} is not NAME=MODULE:ATTRIBUTE "
+                                 "(several are separated by commas)")
+        table[name.strip()] = f"{module.strip()}:{attribute.strip()}"
     return table
+
+
+def _entry_game(name: str, target: str) -> Game:
+    """The game an entry of ``HANAMIKOJI_GAMES`` names; :class:`GameEntryError` saying what is
+    wrong with it otherwise."""
+    module, _, attribute = target.partition(":")
+    entry = f"{ENVIRONMENT}: entry {name}={target}"
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        raise GameEntryError(f"{entry}: no module named {error.name or module!r}") from None
+    except Exception as error:  # the module's own code failed: say so, in one line
+        raise GameEntryError(f"{entry}: importing {module} failed: "
+                             f"{type(error).__name__}: {error}") from None
+    try:
+        game = getattr(loaded, attribute)
+    except AttributeError:
+        raise GameEntryError(f"{entry}: module {module} has no attribute {attribute!r}") from None
+    if not isinstance(game, Game):
+        raise GameEntryError(f"{entry}: {target} is a {type(game).__name__}, not a Game")
+    return game
 
 
 def _targets() -> dict[str, str]:
@@ -75,7 +110,8 @@ def names() -> Iterator[str]:
 
 def available() -> Iterator[str]:
     """The names of the games that can be loaded here (a built-in game whose module is not
-    installed is left out)."""
+    installed is left out; an entry of ``HANAMIKOJI_GAMES`` that gives no game is an error,
+    :class:`GameEntryError`)."""
     for name in names():
         try:
             get(name)
@@ -89,12 +125,17 @@ def get(name: str | None = None) -> Game:
     name = DEFAULT if name is None else name
     if name in _ADDED:
         return _ADDED[name]
+    targets = _targets()  # first: a malformed HANAMIKOJI_GAMES is an error whatever is asked
     if name in _LOADED:
         return _LOADED[name]
-    target = _targets().get(name)
+    target = targets.get(name)
     if target is None:
         raise UnknownGameError(f"unknown game {name!r}; expected one of: "
                                + ", ".join(names()))
+    if name not in _BUILT_IN:
+        game = _entry_game(name, target)
+        _LOADED[name] = game
+        return game
     module, _, attribute = target.partition(":")
     try:
         game = getattr(importlib.import_module(module), attribute)

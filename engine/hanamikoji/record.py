@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 import attrs
@@ -134,7 +135,8 @@ def to_record(state: State) -> dict[str, Any]:
 
 
 def _show(value: Any) -> str:
-    text = f'"{value}"' if isinstance(value, str) else repr(value)
+    """``value`` as the record writes it, JSON (null, true, {"k": 1}), never a Python repr."""
+    text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

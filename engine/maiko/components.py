@@ -37,7 +37,15 @@ class Colour(enum.IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> "Colour":
+        """The colour named ``text``, in any ASCII case (an option a person types); never a
+        look-alike that case-maps to a name ("whıte" upper-cases to WHITE).
+
+        >>> Colour.parse("Pink"), Colour.parse(" green")
+        (Colour.PINK, Colour.GREEN)
+        """
         try:
+            if not text.isascii():
+                raise KeyError(text)
             return cls[text.strip().upper()]
         except KeyError:
             raise OptionError(f"unknown colour {text!r}; expected one of: "

@@ -131,7 +131,7 @@ class MaikoGame(Game):
         kind = out.pop("kind")
         if kind == "layout":
             return f"layout of {len(out['tiles'])} tiles"
-        return kind + "".join(f" {k}={v}" for k, v in out.items())
+        return kind + "".join(f" {k}={'none' if v is None else v}" for k, v in out.items())
 
     def view_to_json(self, v: view.View) -> Any:
         return view.view_to_json(v)

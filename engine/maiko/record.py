@@ -108,11 +108,11 @@ def _colour(obj: dict[str, Any], key: str, optional: bool, path: str) -> Colour 
     value = obj[key]
     if value is None and optional:
         return None
-    if not isinstance(value, str) or value.upper() not in Colour.__members__ or value != value.lower():
+    if value not in _COLOUR_NAMES:  # exactly a name: no case mapping, which reads "whıte" as white
         expected = "white, purple, pink, green" + (" or null" if optional else "")
         raise InvalidActionError(f"{path}.{key}: expected a colour ({expected}), "
                                  f"not {json.dumps(value)}")
-    return Colour[value.upper()]
+    return Colour(_COLOUR_NAMES.index(value))
 
 
 def decision_from_json(obj: Any, path: str = "$") -> Decision:
@@ -210,7 +210,11 @@ def _malformed_int(value: Any, path: str, low: int, high: int) -> int:
 _KEYS = {"format", "options", "first_player", "layout", "turns", "result"}
 
 
-_COLOURS_PATTERN = re.compile(r"^$|^(white|purple|pink|green)(,(white|purple|pink|green)){1,3}$")
+#: The colours option: "" or 2 to 4 names. It ends with "nothing follows", not "$": "$" matches
+#: before a final newline in Python's re (and so in Python's jsonschema), not in the ECMA-262
+#: dialect JSON Schema names; this form means the same in both, and the reader uses it as is.
+COLOURS_PATTERN = r"^((white|purple|pink|green)(,(white|purple|pink|green)){1,3})?(?![\s\S])"
+_COLOURS_PATTERN = re.compile(COLOURS_PATTERN)
 
 
 def _check_shape(obj: Any) -> None:
@@ -439,8 +443,7 @@ def record_schema() -> dict[str, Any]:
                 "additionalProperties": False,
                 "properties": {
                     "players": {"type": "integer", "minimum": 2, "maximum": 4},
-                    "colours": {"type": "string", "pattern": "^$|^(white|purple|pink|green)"
-                                                           "(,(white|purple|pink|green)){1,3}$"},
+                    "colours": {"type": "string", "pattern": COLOURS_PATTERN},
                     "removed_colour": {"enum": ["", *_COLOUR_NAMES]},
                 },
             },

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from typing import Any, Iterator
 
 from hanamikoji.cli.base import EXIT_OK, UsageError
 from hanamikoji.engine.core.errors import GameError, IllegalActionError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game
+from hanamikoji.engine.core.words import plural
 from hanamikoji.oracle.core.extension import extension
 
 
@@ -75,6 +77,22 @@ class PerftExtension:
 def hooks(game: Game) -> PerftExtension:
     """``game``'s perft hooks (its own, or the defaults)."""
     return extension("perft", game, PerftExtension)
+
+
+#: How deep perft counts for a game whose rules set no bound on its tree (Maiko's games can go
+#: on for ever, MK-END-5): the walkers recurse once per level, so this keeps them far from
+#: Python's recursion limit; a count this deep is out of any machine's reach anyway.
+MAX_DEPTH = 100
+
+
+def depth_limit(game: Game) -> tuple[int, str]:
+    """The deepest ``perft --depth`` for ``game`` and why: the game's own bound
+    (:meth:`PerftExtension.max_depth`) when it has one, else :data:`MAX_DEPTH`."""
+    own = hooks(game).max_depth()
+    if own is not None and own[0] <= MAX_DEPTH:
+        return own
+    return MAX_DEPTH, (f"perft counts at most {MAX_DEPTH} decisions deep (the rules of "
+                       f"{game.name} set no bound on a game's length)")
 
 
 def walk(game: Game, state: Any, depth: int) -> tuple[int, ...]:
@@ -307,9 +325,19 @@ def _parse_at(game: Game, text: str | None) -> tuple[int, ...]:
     if text is None:
         raise UsageError(f"--record needs --at {shape}: where in the record to count from")
     parts = text.split(":")
-    if len(parts) != len(keys) or not all(p.strip().isdigit() for p in parts):
-        raise UsageError(f"--at takes {shape} (whole numbers from 0), not {text!r}")
+    if len(parts) != len(keys) or not all(_PLACE.fullmatch(p) for p in parts):
+        raise UsageError(f"--at takes {shape} (whole numbers from 0, in ASCII digits, at most "
+                         f"9 each), not {_shown(text)}")
     return tuple(int(p) for p in parts)
+
+
+#: A number of --at: ASCII digits (isdigit() takes "²", which int() refuses, and "٣", which it
+#: reads) and ASCII blanks around; nine digits, more than any record holds.
+_PLACE = re.compile(r"[ \t]*[0-9]{1,9}[ \t]*")
+
+
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
 
 
 def record_position(game: Game, path: str, at: str | None) -> tuple[Game, Any, str]:
@@ -389,6 +417,12 @@ def start(game: Game, config: Any, args: argparse.Namespace) -> tuple[Any, str]:
     return seeded_start(game, config, args.seed, first), f"seed {args.seed} (game 0)"
 
 
+def _check_depth(game: Game, depth: int) -> None:
+    limit, why = depth_limit(game)
+    if depth > limit:
+        raise UsageError(f"--depth {depth}: {why}; use 1 to {limit}")
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``perft`` sub-command."""
     from hanamikoji.cli.options import game_and_config
@@ -399,11 +433,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("the following arguments are required: --depth "
                          "(see 'hanamikoji perft --help')")
     game, config = game_and_config(args)
-    limit = hooks(game).max_depth()
-    if limit is not None and args.depth > limit[0]:
-        raise UsageError(f"--depth {args.depth}: {limit[1]}; use 1 to {limit[0]}")
+    _check_depth(game, args.depth)
     if getattr(args, "record", None) is not None:  # the record's own game
         game, state, where = _record_start(game, args)
+        _check_depth(game, args.depth)
     else:
         state, where = start(game, config, args)
     counts = perft(game, state, args.depth)
@@ -423,8 +456,8 @@ def run(args: argparse.Namespace) -> int:
         width = max(map(len, texts), default=0)
         for text, (_, count) in zip(texts, split):
             print(f"{text:<{width}}  {count}")
-        print(f"{len(split)} first decisions, {sum(n for _, n in split)} sequences of "
-              f"{args.depth} decisions")
+        print(f"{plural(len(split), 'first decision')}, "
+              f"{plural(sum(n for _, n in split), 'sequence')} of {plural(args.depth, 'decision')}")
     print("depth  leaves")
     for d in range(1, args.depth + 1):
         print(f"{d:>5}  {counts[d]}")
@@ -435,6 +468,9 @@ def run(args: argparse.Namespace) -> int:
 
 #: The keys of a perft case's input that are not part of its position or start.
 _CASE_KEYS = ("depth", "divide")
+
+
+_DEPTH_KEY = re.compile(r"[1-9][0-9]{0,8}")  # ASCII: "²".isdigit() holds, and int() fails
 
 
 def suite_case(game: Game, case: Any) -> tuple[bool, str, dict[str, Any]]:
@@ -448,11 +484,13 @@ def suite_case(game: Game, case: Any) -> tuple[bool, str, dict[str, Any]]:
     given, expected = case["input"], case["expected"]
     wanted = expected.get("depths")
     if not isinstance(wanted, dict) or not wanted or \
-            not all(k.isdigit() and int(k) >= 1 for k in wanted):
+            not all(_DEPTH_KEY.fullmatch(k) for k in wanted):
         raise ValueError('its expected has no "depths": {"1": n, ...}')
     depth = given.get("depth", max(int(k) for k in wanted))
-    if type(depth) is not int or depth < 1:
-        raise ValueError(f"its depth must be a whole number from 1, not {depth!r}")
+    limit, why = depth_limit(game)
+    if type(depth) is not int or not 1 <= depth <= limit:
+        raise ValueError(f"its depth must be a whole number from 1 to {limit} ({why}), "
+                         f"not {depth!r}")
     rest = {k: v for k, v in given.items() if k not in _CASE_KEYS}
     if "history" in rest:
         state = read_position(game, rest)

@@ -37,9 +37,10 @@ from typing import IO, Any, Iterable, Iterator
 
 import attrs
 
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OutputClosed
 from hanamikoji.engine.core.game import Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.engine.core.registry import available, by_format, get
+from hanamikoji.engine.core.words import plural
 
 #: A line longer than this is judged malformed without being held in memory.
 LINE_LIMIT = 1 << 24
@@ -504,7 +505,33 @@ class Tally:
             return f"1 record: {j.status.value}" + (
                 f" ({j.message})" if j.status is Status.VALID else "")
         parts = ", ".join(f"{self.counts[s]} {s.value}" for s in Status)
-        return f"{self.records} records: {parts}"
+        return f"{plural(self.records, 'record')}: {parts}"
+
+
+#: How much of a file's start decides whether it is text at all.
+_SNIFF = 512
+
+
+def _binary(stream: IO[bytes]) -> str | None:
+    """Why the first line of ``stream`` shows it is no text (bytes that are not UTF-8, or a NUL
+    byte: an image, an archive), else None. Records are UTF-8 text, so such a file is one
+    error, not a malformed record per line it happens to hold."""
+    try:
+        start = stream.peek(_SNIFF)[:_SNIFF]  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return None
+    # The first line only: a file of records that has one bad line further on is still a file
+    # of records, each judged (that line is a malformed record).
+    start = start[:start.find(b"\n") + 1 or len(start)]
+    try:
+        start.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.reason != "unexpected end of data":  # not a character cut at the sniff's end
+            return (f"byte 0x{start[error.start]:02x} at offset {error.start} is not UTF-8, so "
+                    "it is binary, not text")
+    if b"\x00" in start:
+        return f"it holds a NUL byte (at offset {start.index(0)}), so it is binary, not text"
+    return None
 
 
 def records(paths: Iterable[str], tally: "Tally", command: str,
@@ -522,8 +549,22 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
             print(f"hanamikoji {command}: error: {error}", file=sys.stderr)
             continue
         before = tally.records
+        # A file that begins as no text (an image) is one error, not a malformed record per
+        # line it happens to hold: its verdicts are held back while every one is "not text /
+        # not JSON", and given out as soon as a record shows it is a file of records after all.
+        binary = _binary(stream)
+        held: list[tuple[Verdict, Game | None, Any]] | None = [] if binary is not None else None
         try:
             for verdict, game, final in replayed(stream, source, tally.records, forced):
+                if held is not None:
+                    judgement = verdict.judgement
+                    if judgement.status is Status.MALFORMED and judgement.path is None:
+                        held.append((verdict, game, final))
+                        continue
+                    for item in held:
+                        tally.add(item[0])
+                        yield item
+                    held = None
                 tally.add(verdict)
                 yield verdict, game, final
         except BrokenPipeError:
@@ -533,7 +574,11 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
             print(f"hanamikoji {command}: error: cannot read {source}: "
                   f"{error.strerror or error}", file=sys.stderr)
         else:
-            if tally.records == before:
+            if held is not None:
+                tally.unreadable += 1
+                print(f"hanamikoji {command}: error: {source} is not a record file: {binary}",
+                      file=sys.stderr)
+            elif tally.records == before:
                 tally.unreadable += 1
                 print(f"hanamikoji {command}: error: {source} holds no record (it is empty)",
                       file=sys.stderr)
@@ -548,13 +593,17 @@ def run(args: argparse.Namespace) -> int:
     tally = Tally()
     out = sys.stdout
     forced = None if getattr(args, "game", None) is None else get(args.game)
-    for verdict, _, _ in records(args.paths, tally, "validate", forced):
-        if args.json:
-            out.write(json.dumps(verdict.to_json()) + "\n")
-        elif verdict.judgement.status is not Status.VALID:
-            out.write(verdict.to_text() + "\n")
-    if not args.json:
-        print(tally.summary())
+    try:
+        for verdict, _, _ in records(args.paths, tally, "validate", forced):
+            if args.json:
+                out.write(json.dumps(verdict.to_json()) + "\n")
+            elif verdict.judgement.status is not Status.VALID:
+                out.write(verdict.to_text() + "\n")
+        if not args.json:
+            print(tally.summary())
+        out.flush()
+    except BrokenPipeError:  # the reader went away (| head): the records judged so far decide
+        raise OutputClosed(tally.exit_code()) from None
     return tally.exit_code()
 
 

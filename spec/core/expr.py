@@ -52,7 +52,8 @@ class ExprError(ValueError):
 @attrs.frozen
 class Term:
     """A term of a game's language: ``kind`` "int" (arithmetic and every comparison) or "enum"
-    (``==`` / ``!=`` against one of ``values``); ``arity`` 0 or 1 (``domain``: the arguments)."""
+    (``==`` / ``!=`` against one of ``values``); ``arity`` 0 or 1 (``domain``: the arguments,
+    ``argument``: what one names, for messages: ``"a player"``)."""
 
     name: str
     doc: str
@@ -60,18 +61,29 @@ class Term:
     arity: int = 0
     domain: range | None = None
     values: tuple[Any, ...] = ()
+    argument: str = "an argument"
 
 
 # --- tokens ----------------------------------------------------------------------------------
 
+# ASCII only: \d and \s would take any Unicode digit ("²", "٣") or space, which int() then
+# reads, or fails to.
 _TOKEN = re.compile(r"""\s*(?:
     (?P<int>\d+)
   | (?P<str>"[^"\\]*")
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<op>==|!=|<=|>=|<|>|\(|\)|\+|-)
-  )""", re.VERBOSE)
+  )""", re.VERBOSE | re.ASCII)
+_BLANK = " \t\n\r\f\v"
 _KEYWORDS = ("and", "or", "not")
 MAX_LENGTH = 2_000
+#: How deep an expression may nest: parentheses, ``not``, minus signs, comparisons and each
+#: ``+`` or ``-`` of a sum count a level each (``and`` and ``or`` chains do not). The readers
+#: (checking, z3, evaluation) recurse once per level, so the limit keeps them far from Python's
+#: recursion limit, for every game.
+MAX_DEPTH = 40
+_TOO_DEEP = (f"the expression nests deeper than {MAX_DEPTH} levels (each parenthesis, 'not', "
+             "minus sign, comparison and + or - of a sum is a level); write it flatter")
 
 
 @attrs.frozen
@@ -88,11 +100,11 @@ def tokenize(text: str) -> list[Token]:
         raise ExprError(MAX_LENGTH + 1, f"an expression has at most {MAX_LENGTH} characters")
     out, at = [], 0
     while at < len(text):
-        if text[at:].strip() == "":
+        if text[at:].strip(_BLANK) == "":
             break
         match = _TOKEN.match(text, at)
         if match is None or match.end() == at:
-            column = at + len(text[at:]) - len(text[at:].lstrip()) + 1
+            column = at + len(text[at:]) - len(text[at:].lstrip(_BLANK)) + 1
             raise ExprError(column, f"unexpected character {text[column - 1]!r}")
         kind = match.lastgroup
         assert kind is not None
@@ -122,6 +134,12 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.tokens = tokenize(text)
         self.at = 0
+        self.nesting = 0  # parentheses, not, minus signs and arguments open around here
+
+    def enter(self, token: Token) -> None:
+        self.nesting += 1
+        if self.nesting > MAX_DEPTH:
+            raise ExprError(token.column, _TOO_DEEP)
 
     def peek(self) -> Token:
         return self.tokens[self.at]
@@ -158,7 +176,10 @@ class _Parser:
     def negation(self) -> Node:
         if self.keyword("not"):
             token = self.take()
-            return Node("not", (self.negation(),), token.column)
+            self.enter(token)
+            inner = self.negation()
+            self.nesting -= 1
+            return Node("not", (inner,), token.column)
         return self.comparison()
 
     def comparison(self) -> Node:
@@ -183,7 +204,10 @@ class _Parser:
     def unary(self) -> Node:
         if self.peek().kind == "op" and self.peek().text == "-":
             token = self.take()
-            return Node("neg", (self.unary(),), token.column)
+            self.enter(token)
+            inner = self.unary()
+            self.nesting -= 1
+            return Node("neg", (inner,), token.column)
         return self.atom()
 
     def atom(self) -> Node:
@@ -196,14 +220,17 @@ class _Parser:
             return Node("str", (token.text[1:-1],), token.column)
         if token.kind == "name" and token.text not in _KEYWORDS:
             if self.peek().kind == "op" and self.peek().text == "(":
-                self.take()
+                self.enter(self.take())
                 argument = self.sum()
                 self.expect(")")
+                self.nesting -= 1
                 return Node("call", (token.text, argument), token.column)
             return Node("name", (token.text,), token.column)
         if token.kind == "op" and token.text == "(":
+            self.enter(token)
             inner = self.expr()
             self.expect(")")
+            self.nesting -= 1
             return inner
         raise ExprError(token.column, f"expected a number, a term or '(', found {_shown(token)}")
 
@@ -221,7 +248,23 @@ def parse(text: str) -> Node:
     token = parser.peek()
     if token.kind != "end":
         raise ExprError(token.column, f"unexpected {_shown(token)} after a complete expression")
+    _check_depth(tree)
     return tree
+
+
+def _check_depth(tree: Node) -> None:
+    """:class:`ExprError` at the first node deeper than :data:`MAX_DEPTH` (a long sum nests
+    without parentheses: ``1 + 1 + 1`` is ``(1 + 1) + 1``). Iterative, so any tree the parser
+    builds is measured."""
+    stack, deepest = [(tree, 1)], []
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            deepest.append(node.column)
+        else:
+            stack.extend((child, depth + 1) for child in node.args if isinstance(child, Node))
+    if deepest:
+        raise ExprError(min(deepest), _TOO_DEEP)
 
 
 # --- checking --------------------------------------------------------------------------------
@@ -305,8 +348,8 @@ def _kind(node: Node, terms: dict[str, Term]) -> str:
         if not isinstance(value, int) or term.domain is None or value not in term.domain:
             low, high = (term.domain[0], term.domain[-1]) if term.domain else (0, 0)
             shown = _show_value(value) if value is not _NOT_LITERAL else "an expression"
-            raise ExprError(argument.column, f"{name} takes an argument from {low} to {high}, "
-                                             f"not {shown}")
+            raise ExprError(argument.column, f"{name} takes {term.argument} from {low} to "
+                                             f"{high}, not {shown}")
         return term.kind
     raise AssertionError(op)  # pragma: no cover - the parser makes no other node
 

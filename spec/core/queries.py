@@ -28,6 +28,8 @@ from typing import Any, Protocol, Sequence
 
 import attrs
 
+from hanamikoji.engine.core.words import plain
+
 #: The default wall-clock budget of one query's own checks.
 QUERY_BUDGET_SECONDS = 60.0
 
@@ -91,7 +93,7 @@ class Counterexample:
 
     def text(self) -> str:
         """One line: what z3 found, and whether a game reaches it."""
-        shown = ", ".join(f"{k} {_json_answer(v)}" for k, v in self.values)
+        shown = ", ".join(f"{k} {plain(_json_answer(v))}" for k, v in self.values)
         where = {True: "; a game reaches it", False: "; no game reaches it", None: ""}
         dropped = f" (without {', '.join(self.without)})" if self.without else ""
         return f"{self.hypothesis}{dropped}: {shown}{where[self.reached]}"

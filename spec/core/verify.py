@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 import attrs
 
 from hanamikoji.engine.core.registry import available, get
+from hanamikoji.engine.core.words import plural
 
 FORMAT = "hanamikoji-verify/2"
 DEFAULT_EXAMPLES = 10
@@ -361,7 +362,9 @@ def render(report: Report) -> Any:
                           f"{p.seconds:.2f}", style=None if p.passed else "bold red")
         parts.append(props)
     verdict = "pass" if report.ok else "FAIL"
-    parts.append(Text(f"{verdict}: {len(report.sections)} games, {len(report.answers)} queries, "
-                      f"{len(report.properties)} properties in {report.seconds:.1f} s",
+    parts.append(Text(f"{verdict}: {plural(len(report.sections), 'game')}, "
+                      f"{plural(len(report.answers), 'query', 'queries')}, "
+                      f"{plural(len(report.properties), 'property', 'properties')} in "
+                      f"{report.seconds:.1f} s",
                       style="bold green" if report.ok else "bold red"))
     return Group(*parts)

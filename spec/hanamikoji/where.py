@@ -49,11 +49,12 @@ _REASONS = tuple(r.value for r in Reason)
 
 #: The terms of an expression about the end of a Hanamikoji game.
 TERMS: tuple[Term, ...] = (
-    Term("geisha", "how many geisha player p holds at the end (SCORE-4)", "int", 1, range(2)),
+    Term("geisha", "how many geisha player p holds at the end (SCORE-4)", "int", 1, range(2),
+         argument="a player"),
     Term("charm", "the charm of the geisha player p holds at the end (SCORE-4)", "int", 1,
-         range(2)),
+         range(2), argument="a player"),
     Term("marker", "where geisha g's victory marker is at the end: none (the centre), 0 or 1",
-         "enum", 1, range(7), ("none", 0, 1)),
+         "enum", 1, range(7), ("none", 0, 1), argument="a geisha"),
     Term("winner", "the winner: 0, 1, or none (a shared victory)", "enum",
          values=(0, 1, "none")),
     Term("reason", "why the game ended: " + ", ".join(f'"{r}"' for r in _REASONS), "enum",

@@ -74,13 +74,13 @@ def terms(players: int = max(PLAYER_COUNTS)) -> tuple[Term, ...]:
     """The terms of an expression about the end of a Maiko game of at most ``players``."""
     seats = range(players)
     return (
-        Term("score", "player p's points at the end (MK-SCORE-1)", "int", 1, seats),
+        Term("score", "player p's points at the end (MK-SCORE-1)", "int", 1, seats, argument="a player"),
         Term("own", "the tiles of player p's colour on their maiko board (MK-SCORE-3)", "int",
-             1, seats),
-        Term("tiles", "the tiles on player p's maiko board, every layer", "int", 1, seats),
-        Term("tokens", "the kamon tokens in player p's hand at the end", "int", 1, seats),
+             1, seats, argument="a player"),
+        Term("tiles", "the tiles on player p's maiko board, every layer", "int", 1, seats, argument="a player"),
+        Term("tokens", "the kamon tokens in player p's hand at the end", "int", 1, seats, argument="a player"),
         Term("winner", "1 if player p is among the winners, else 0 (MK-SCORE-4)", "int", 1,
-             seats),
+             seats, argument="a player"),
         Term("winners", "how many players share the victory", "int"),
         Term("reason", "why the game ended: " + ", ".join(f'"{r}"' for r in REASONS), "enum",
              values=REASONS),

@@ -33,7 +33,7 @@ TESTS = pathlib.Path(__file__).resolve().parents[1]
 if str(TESTS) not in sys.path:  # the shared checks are the module oracle_checks of tests/
     sys.path.insert(0, str(TESTS))
 
-from oracle_checks import cases, near_misses  # noqa: E402
+from oracle_checks import cases, documents_with_look_alikes, near_misses  # noqa: E402
 
 SCHEMA = GAME.record_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
@@ -165,3 +165,61 @@ def test_the_classes_they_once_disagreed_on_now_agree(name):
     doc = REPRODUCTIONS[name]()
     assert not VALIDATOR.is_valid(doc) or name == "null-layout-with-play"
     _agree(doc)
+
+
+# --- every enumerated string, and its look-alikes --------------------------------------------
+
+
+def _look_alike_documents() -> list[Any]:
+    records = sorted((_record(players, 1, cut) for players in (2, 3) for cut in (3, None)),
+                     key=lambda r: len(json.dumps(r)))
+    return list(documents_with_look_alikes(records, SCHEMA))
+
+
+def test_every_enumerated_string_and_its_look_alikes_are_judged_as_the_schema_judges_them():
+    """Every string the schema enumerates (colours, tiles, kinds, reasons, the format) in its
+    place in a record, and each of its look-alikes (case, white space, Unicode letters that
+    read or case-map alike, as ``"whıte"``), and look-alikes of the colours option: the
+    validator calls a document malformed exactly when the schema refuses it."""
+    for doc in _look_alike_documents():
+        _agree(doc)
+
+
+def _with_sweep_colour(text: str) -> dict[str, Any]:
+    doc = _record_2p()
+    for turn in doc["turns"]:
+        for step in turn["steps"]:
+            if step["kind"] == "sweep" and step["colour"] is not None:
+                step["colour"] = text
+                return doc
+    raise AssertionError("the record has no sweep that keeps a colour")
+
+
+@pytest.mark.parametrize("doc", [
+    _with_sweep_colour("wh\u0131te"), _with_sweep_colour("p\u0131nk"),
+    _edit(lambda d: d["options"].update(colours="\n"))(),
+    _edit(lambda d: d["options"].update(colours="white,purple\n"))(),
+], ids=["dotless-i-white", "dotless-i-pink", "newline-colours", "colours-then-newline"])
+def test_validate_calls_the_look_alikes_the_schema_refuses_malformed(doc, tmp_path, capsys):
+    """``validate`` once passed these (exit 0): a colour read through upper() ("whıte" upper-
+    cases to WHITE), and a colours option that ends in a newline, which "$" let through."""
+    from hanamikoji.cli.main import main
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert not VALIDATOR.is_valid(doc)
+    assert main(["validate", str(path)]) == 2
+    out = capsys.readouterr().out
+    assert "malformed" in out and "$." in out, out
+
+
+def test_a_colour_option_is_a_name_in_ascii_never_a_look_alike():
+    """``--option colours=...`` takes a name in any ASCII case, but not a Unicode look-alike
+    that case-maps to one (Colour.parse upper-cased "whıte" to WHITE)."""
+    from hanamikoji.engine.core.errors import OptionError
+    from hanamikoji.engine.maiko.components import Colour
+
+    assert Colour.parse("WHITE") is Colour.WHITE
+    for text in ("wh\u0131te", "\u212aink", "pin\u212a", "whit\u0435"):
+        with pytest.raises(OptionError, match="unknown colour"):
+            Colour.parse(text)

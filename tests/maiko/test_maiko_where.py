@@ -145,7 +145,7 @@ def test_unknown_when_z3_cannot_decide(monkeypatch):
 
 
 def test_errors_name_the_column_and_what_was_expected():
-    with pytest.raises(ExprError, match="column 7: score takes an argument from 0 to 1, not 3"):
+    with pytest.raises(ExprError, match="column 7: score takes a player from 0 to 1, not 3"):
         ask("score(3) > 1", players=2)
     with pytest.raises(ExprError, match="column 1"):
         ask("geisha(0) == 1")
