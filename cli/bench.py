@@ -304,7 +304,8 @@ def judged(row: dict[str, Any], default_game: bool) -> dict[str, Any]:
     if target is not None and not (target.any_game or default_game):
         target = None
     met = None if target is None or row["value"] is None else target.met(row["value"])
-    return {**row, "target": None if target is None else target.to_json(name), "met": met}
+    return {**row, "target": None if target is None or name is None else target.to_json(name),
+            "met": met}
 
 
 def bench(args: argparse.Namespace, *, clock: Callable[[], float] = time.perf_counter) -> int:

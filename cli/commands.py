@@ -63,7 +63,7 @@ def progress_bar(what: str = "games", counted: tuple[str, ...] = ()) -> Any:
     from rich.text import Text
 
     class Rate(ProgressColumn):
-        def render(self, task):  # type: ignore[no-untyped-def]
+        def render(self, task):
             speed = task.finished_speed or task.speed
             return Text(f"{speed:,.0f} {what}/s" if speed else f"- {what}/s")
 

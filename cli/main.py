@@ -45,7 +45,7 @@ class _CommandParser(_Parser):
     """A sub-command's parser: an argument it does not know is its error, with its own
     ``--help`` hint (argparse would pass it up to the top parser, which blames itself)."""
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def]
+    def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
@@ -59,7 +59,7 @@ class _Version(argparse.Action):
                  default: str = argparse.SUPPRESS, help: str | None = None) -> None:
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+    def __call__(self, parser, namespace, values, option_string=None):
         print(f"{parser.prog} {toolkit_version()}")
         parser.exit(EXIT_OK)
 

@@ -46,7 +46,7 @@ import stat
 import sys
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Collection, Iterator
+from typing import IO, Any, Collection, Iterator
 
 #: The path that names standard output.
 STDOUT = "-"
@@ -78,7 +78,7 @@ class _Raw(io.FileIO):
         super().__init__(descriptor, "w", closefd=closefd)
         self.shown = name
 
-    def write(self, data) -> int:  # type: ignore[no-untyped-def, override]
+    def write(self, data: Any) -> int:
         try:
             return super().write(data)
         except BrokenPipeError:

@@ -62,7 +62,7 @@ def show(args: argparse.Namespace) -> int:
         shown += 1
         if args.player is None:
             print(f"{verdict.source}:{verdict.line}: record {verdict.index}")
-            lines = game.render(final)
+            lines: Iterator[str] = iter(game.render(final))
         else:
             players = len(game.players(final))
             if args.player >= players:

@@ -98,7 +98,7 @@ class _Observer:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         whole = (iig_obs_type.public_info
                  and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
-        self._info = bool(iig_obs_type.perfect_recall)
+        self._info: bool | None = bool(iig_obs_type.perfect_recall)
         if not whole:
             self._info = None
             self.tensor, self.dict = None, {}

@@ -58,7 +58,8 @@ def observation_of(play: E.Play, player: int) -> dict[str, np.ndarray]:
 class raw_env(AECEnv):
     """One of our games as an AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "hanamikoji_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "hanamikoji_v0",
+                                "is_parallelizable": False}
 
     def __init__(self, game: str = "hanamikoji", render_mode: str | None = None,
                  **options: Any) -> None:
@@ -103,6 +104,7 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if agent not in self.possible_agents:
             raise OptionError(f"no agent {agent!r}; the agents: {', '.join(self.possible_agents)}")
+        assert self._play is not None, "observe before reset"
         return observation_of(self._play, self.possible_agents.index(agent))
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -116,7 +118,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._play = E.Play.start(self._encoding, self._setup)
         self._draw_chance()
         self.agent_selection = self.agents[self._play.current_player()]

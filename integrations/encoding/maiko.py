@@ -229,9 +229,9 @@ class MaikoEncoding(Encoding):
             ones.append(one("truncated", 0))
         if view.log:
             last = view.log[-1]
-            space = getattr(last.decision, "space", None)
-            if space is not None:
-                ones.append(one("last_space", space))
+            last_space = getattr(last.decision, "space", None)
+            if last_space is not None:
+                ones.append(one("last_space", last_space))
             if last.tile is not None:
                 ones.append(one("last_tile", last.tile))
         return ones

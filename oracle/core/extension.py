@@ -58,8 +58,8 @@ def extension(tool: str, game: Game, default: type[T]) -> T:
     key = (tool, id(game))
     made = _MADE.get(key)
     if made is not None and made[0] is game:
-        return made[1]  # type: ignore[no-any-return]
-    cls = _REGISTERED.get((tool, game.name)) or _declared(tool, game.name) or default
+        return made[1]
+    cls: Any = _REGISTERED.get((tool, game.name)) or _declared(tool, game.name) or default
     value = cls(game)
     _MADE[key] = (game, value)
-    return value  # type: ignore[no-any-return]
+    return value

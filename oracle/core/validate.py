@@ -292,6 +292,11 @@ class _Unit:
 
 
 _SPACE = re.compile(r"[ \t\n\r\ufeff]*")
+
+
+def _after_space(text: str, pos: int) -> int:
+    """The first position at or after ``pos`` that is not JSON's white space (or a BOM)."""
+    return _SPACE.match(text, pos).end()  # type: ignore[union-attr]  # a * pattern always matches
 _ARRAY_HINT = ("the file holds a JSON array; write one record per line (JSON Lines) or records "
                "one after another")
 
@@ -378,7 +383,7 @@ def _units(stream: IO[bytes]) -> Iterator[_Unit]:
         return False
 
     while True:
-        buffer.pos = _SPACE.match(buffer.text, buffer.pos).end()
+        buffer.pos = _after_space(buffer.text, buffer.pos)
         if buffer.pos >= len(buffer.text):  # nothing but blanks left: read on
             buffer.clear(buffer.first + buffer.text.count("\n"))
             if fill():
@@ -397,7 +402,7 @@ def _units(stream: IO[bytes]) -> Iterator[_Unit]:
             document, end = _DECODER.raw_decode(buffer.text, start)
         except json.JSONDecodeError as error:
             size = len(buffer.text) - start
-            if (_SPACE.match(buffer.text, error.pos).end() >= len(buffer.text)
+            if (_after_space(buffer.text, error.pos) >= len(buffer.text)
                     and size < DOCUMENT_LIMIT and fill()):
                 wanted = 2 * size  # it may go on in the next lines
                 continue
@@ -423,7 +428,7 @@ def _units(stream: IO[bytes]) -> Iterator[_Unit]:
         cut = buffer.text.find("\n", start)
         rest = "" if cut < 0 else buffer.text[cut + 1:]
         buffer.clear(line + 1)
-        kept = []
+        kept: list[str] = []
         for text in rest.splitlines(keepends=True):
             if kept or text.lstrip("\ufeff").startswith(("{", "[")):
                 kept.append(text)

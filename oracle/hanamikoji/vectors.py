@@ -546,7 +546,7 @@ def record_cases() -> list[Case]:
     add(_record_case("record/malformed/array", "Malformed: a JSON array, not a record object.",
                      ("Malformed",), (), {"record": [good]}, status="malformed", path="$"))
     text = json.dumps(good)
-    for name, what, given, path in (
+    malformed: tuple[tuple[str, str, dict[str, str], str | None], ...] = (
             ("not-json", "text cut in the middle", {"text": text[: len(text) // 2]}, None),
             ("duplicate-key", "the key variant twice in one object",
              {"text": text.replace('"variant": "standard"',
@@ -555,9 +555,10 @@ def record_cases() -> list[Case]:
                                                             '"first_player": NaN')}, None),
             ("not-utf-8", "bytes that are not UTF-8",
              {"hex": (b'{"format": "\xff"}').hex()}, None),
-            ("empty-object", "an empty object", {"text": "{}"}, "$.format")):
+            ("empty-object", "an empty object", {"text": "{}"}, "$.format"))
+    for name, what, given, where in malformed:
         add(_record_case(f"record/malformed/{name}", f"Malformed: {what}.",
-                         ("Malformed", "Text"), (), given, status="malformed", path=path))
+                         ("Malformed", "Text"), (), given, status="malformed", path=where))
     return cases
 
 
@@ -784,12 +785,12 @@ def view_cases() -> list[Case]:
                     _first(tied, lambda s: s.round == 2 and s.phase is Phase.DEAL)))
     moments.append(("game-over", "END-2, END-3: the end of the game and its result.",
                     ("END-2", "END-3", "SCORE-4"), game))
-    for name, comment, cited, state in moments:
+    for name, comment, rules, state in moments:
         for player in (0, 1):
             given = {**_position(state), "player": player}
             cases.append(Case(f"view/{name}/player-{player}", comment,
                               ("HiddenInformation",) if state.phase is not Phase.DEAL else (),
-                              cited, given, expected_view(given)))
+                              rules, given, expected_view(given)))
     return cases
 
 

@@ -701,6 +701,7 @@ def the_end(c: Corpus) -> None:
     c.record("valid/p2-own-colour-tie-break", "MK-SCORE-3: player 1 discards a green and a "
              "purple tile: 0 points each, and player 0's 9 own tiles beat player 1's 8.",
              rules + ("MK-SCORE-3", "MK-ROW-1"), GAME.to_record(tie), reason="full-board")
+    assert shared.result and points.result and tie.result, "the three games end"
     _check("end/results", "the three results", shared.result.winners == (0, 1)
            and points.result.winners == (1,) and tie.result.winners == (0,)
            and tie.result.scores == (0, 0))
@@ -928,6 +929,7 @@ def _late(final: State, tiles: int) -> State:
 def _ends(c: Corpus, final: State, stem: str, rules: tuple[str, ...], comment: str) -> None:
     """The decision that ended a seeded game, at the position before it."""
     states = list(GAME.states(final))
+    assert final.result is not None, "a finished game"
     c.decision(f"{stem}/last-decision", comment, rules + ("MK-SCORE-1",), states[-2],
                GAME.history(final)[-1], then=TERMINAL, reason=final.result.reason.value,
                flags=("Seeded", "EdgeCase"))

@@ -84,7 +84,7 @@ class Violation(AssertionError):
     """A generic property does not hold: ``property`` names it, ``rules`` the rule IDs the game
     cited (if any)."""
 
-    def __init__(self, property: str, message: str, rules: Iterable[str] = ()) -> None:
+    def __init__(self, property: str, message: str, rules: Iterable[str | None] = ()) -> None:
         self.property = property
         self.rules = tuple(r for r in rules if r)
         super().__init__(f"{property}: {message}"

@@ -244,7 +244,8 @@ def finished_games(draw: Callable, game: Game, *,
     declared = game.max_decisions(played.config)
     limit = declared if declared is not None else bound if bound is not None else DEFAULT_BOUND
     rng = random.Random(draw(seeds(), label="seed of the rest"))
-    state, rest = played.final, []
+    state = played.final
+    rest: list[Any] = []
     while not game.is_terminal(state) and len(played.decisions) + len(rest) < limit:
         if game.current_player(state) == CHANCE:
             decision = game.sample_chance(state, rng)

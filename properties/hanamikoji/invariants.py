@@ -230,7 +230,7 @@ class Round:
             sides[giver] = _add(sides[giver], _sub(_counts(turn.action.cards), taken))
         return sides[0], sides[1]
 
-    def face_down(self, kind: type, player: int) -> tuple[int, ...]:
+    def face_down(self, kind: type[Secret | TradeOff], player: int) -> tuple[int, ...]:
         """ACT-SECRET-1, ACT-TRADE-1: the cards ``player`` put under that marker."""
         return _counts(card for turn in self.turns if turn.player == player
                        and isinstance(turn.action, kind) for card in turn.action.cards)
@@ -984,7 +984,7 @@ def _expected_log(state: Any, player: int) -> tuple[ObservedTurn, ...]:
             shown = tuple(action.cards)
         else:
             shown = None
-        pick = None
+        pick: Any = None
         if isinstance(turn.answer, GiftPick):
             pick = turn.answer.card
         elif isinstance(turn.answer, CompetitionPick):

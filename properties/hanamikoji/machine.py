@@ -116,7 +116,7 @@ def games_machine(*, engine: Engine = REFERENCE) -> type[RuleBasedStateMachine]:
         def reshuffle_what_a_player_cannot_see(self, player: int, data: st.DataObject) -> None:
             """INFO-2: another world, the same for ``player``, gives them the same view."""
             def shuffle(values: tuple[int, ...]) -> tuple[int, ...]:
-                return data.draw(st.permutations(values), label="hidden cards, reordered")
+                return tuple(data.draw(st.permutations(values), label="hidden cards, reordered"))
 
             inv.views_leak_nothing(self.state, player, shuffle, engine=engine)
 

@@ -291,7 +291,8 @@ def _play(draw: Callable, *, engine: Engine, rules: Rules, first_player: int,
     stops for good after ``max_rounds`` rounds or when the engine offers no decision.
     """
     state = engine.new_game(rules, first_player)
-    states, played = [state], []
+    states: list[Any] = [state]
+    played: list[Any] = []
     queue: list[Any] = []
     rng: random.Random | None = None
     rounds = 0

@@ -134,7 +134,7 @@ def _views_leak_nothing(data: st.DataObject, engine: Engine) -> None:
     player = data.draw(first_players(), label="player")
 
     def shuffle(values: tuple[int, ...]) -> tuple[int, ...]:
-        return data.draw(st.permutations(values), label="hidden cards, reordered")
+        return tuple(data.draw(st.permutations(values), label="hidden cards, reordered"))
 
     inv.views_leak_nothing(state, player, shuffle, engine=engine)
 

@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+import functools
+
 from typing import Callable
 
 import attrs
@@ -79,7 +81,7 @@ def run_sample(*, max_examples: int = 10, seed: int = 0,
                           for rule in _rules(invariant)}))
     for players in PLAYER_COUNTS:
         outcomes.append(run_check(f"maiko-invariants-{players}-players", rules,
-                                  lambda players=players: _games(players, games)))
+                                  functools.partial(_games, players, games)))
     return outcomes
 
 
