@@ -64,7 +64,12 @@ TERMS: tuple[Term, ...] = (
 FINAL_LABEL = "final rows of a game (derived: the search over marker rows)"
 
 
-def ask(expression: str, *, variant: str = "standard", timeout: float = 10.0) -> WhereAnswer:
+def _within(timeout: float | None) -> str:
+    return ("within its resource budget" if timeout is None
+            else f"within its resource budget and {timeout:g} s")
+
+
+def ask(expression: str, *, variant: str = "standard", timeout: float | None = None) -> WhereAnswer:
     """Whether a game of ``variant`` can end so that ``expression`` holds (see the module).
     :class:`ExprError` (with the column) for an expression that is not one of the language;
     ``ValueError`` for an unknown variant."""
@@ -91,7 +96,7 @@ def ask(expression: str, *, variant: str = "standard", timeout: float = 10.0) ->
             hypotheses.update(h.split(" @ ")[0] for h in verdict.hypotheses)
     except Undecided as undecided:
         return WhereAnswer(expression, rules.name, "unknown", time.perf_counter() - start,
-                           note=f"z3 could not decide within {timeout:g} s ({undecided.detail})")
+                           note=f"z3 could not decide {_within(timeout)} ({undecided.detail})")
     return WhereAnswer(expression, rules.name, "impossible", time.perf_counter() - start,
                        core=tuple(sorted(cores)), hypotheses=tuple(sorted(hypotheses)))
 

@@ -99,7 +99,12 @@ def _seats_named(tree: Node) -> int:
     return max((_seats_named(a) for a in tree.args if isinstance(a, Node)), default=0)
 
 
-def ask(expression: str, *, players: int | None = None, timeout: float = 10.0,
+def _within(timeout: float | None) -> str:
+    return ("within its resource budget" if timeout is None
+            else f"within its resource budget and {timeout:g} s")
+
+
+def ask(expression: str, *, players: int | None = None, timeout: float | None = None,
         variant: str | None = None) -> WhereAnswer:
     """Whether a Maiko game (of ``players``, or of any count) can end so that ``expression``
     holds (see the module). :class:`~hanamikoji.spec.core.expr.ExprError` (with the column)
@@ -136,7 +141,7 @@ def ask(expression: str, *, players: int | None = None, timeout: float = 10.0,
                                    witness=witness)
     except Undecided as undecided:
         return _answer(expression, shown, "unknown", time.perf_counter() - start,
-                           note=f"z3 could not decide within {timeout:g} s ({undecided.detail})")
+                           note=f"z3 could not decide {_within(timeout)} ({undecided.detail})")
     if allowed:
         return _answer(
             expression, shown, "unknown", time.perf_counter() - start,
