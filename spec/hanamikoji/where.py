@@ -9,7 +9,8 @@ from the z3 model (the language is :mod:`hanamikoji.spec.core.expr`; the terms a
   it, and the expression is evaluated again, in plain Python, on the engine's final state;
 * **impossible**, with the unsat core: the rule IDs, and the derived sets and the question, which
   are not rules, apart;
-* **unknown** when z3 cannot decide within the timeout: never reported as either answer.
+* **unknown** when z3 cannot decide within its resource budget (or the ``timeout`` given):
+  never reported as either answer.
 
 What "the end of a game" ranges over: a standard game ends at a final row of the search
 (:func:`.derive.reachability`, rows with a goal, END-2) after any number of rounds at least the

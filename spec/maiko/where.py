@@ -19,9 +19,10 @@ for 2, 3 and 4 players in turn:
   ends with the last turns (reason ``full-board``). z3 solves the ending model and that family
   together; the game is then played with :class:`.script.Script` (the layout chosen as the
   flips need).
-* **unknown** otherwise: z3 could not decide within the timeout, or the ending model allows the
-  expression but no game of the family reaches it (for instance an end by ``static``, or more
-  than one Danna tile on a board). Never reported as either answer.
+* **unknown** otherwise: z3 could not decide within its resource budget (or the ``timeout``
+  given), or the ending model allows the expression but no game of the family reaches it (for
+  instance an end by ``static``, or more than one Danna tile on a board). Never reported as
+  either answer.
 
 Before answering "unknown", the games the catalogue's own witnesses are built from that end
 otherwise than by a full board (:func:`_gallery`: a static end, an end by MK-END-4) are tried
