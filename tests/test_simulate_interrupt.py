@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from hanamikoji.engine.core import simulate
-from hanamikoji.engine.core.simulate import CHUNK, play_chunk
+from hanamikoji.cli import simulate
+from hanamikoji.cli.simulate import CHUNK, play_chunk
 
 
 def test_a_worker_ends_its_chunk_at_the_next_game_once_stopped(monkeypatch):
