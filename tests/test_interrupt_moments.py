@@ -12,7 +12,6 @@ earlier. Linux only (it reads /proc).
 
 from __future__ import annotations
 
-import os
 import random
 import select
 import signal

@@ -16,8 +16,9 @@ the values decoded from z3's model (with a witness game where the engine can rea
 several claims and some hold while others fail.
 
 A game names its catalogue module in :attr:`Game.queries_module`; the module has ``CATALOGUE``
-(a tuple of :class:`Query`) and may set ``QUERY_BUDGET_SECONDS`` (a wall-clock bound in seconds). This module does not import z3
-(``hanamikoji query --list`` needs none); running a query does.
+(a tuple of :class:`Query`) and may set ``QUERY_BUDGET_SECONDS`` (a wall-clock bound in
+seconds). This module does not import z3 (``hanamikoji query --list`` needs none); running a
+query does.
 """
 
 from __future__ import annotations

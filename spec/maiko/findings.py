@@ -46,7 +46,6 @@ from hanamikoji.spec.core.solver import (
     Deadline,
     Problem,
     Status,
-    Undecided,
     check_hypothesis,
     solve,
     unknown,

@@ -110,7 +110,6 @@ from hanamikoji.spec.core.solver import (
     Deadline,
     Problem,
     Status,
-    Undecided,
     solve,
     unknown,
 )

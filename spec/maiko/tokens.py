@@ -85,7 +85,6 @@ from hanamikoji.spec.core.solver import (
     Deadline,
     Problem,
     Status,
-    Undecided,
     check_hypothesis,
     solve,
     unknown,
