@@ -121,12 +121,15 @@ def simulate(args: argparse.Namespace) -> int:
     tally = Tally()
     streamed = bool(args.records) and streams(args.records)
     workers = min(args.workers, -(-args.games // CHUNK))
-    pool = None
+    pool = stop = None
     if workers > 1:
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
-        pool = ProcessPoolExecutor(workers, initializer=ignore_interrupts)
+        # Before the progress bar starts its thread; workers leave Ctrl-C to this process, and
+        # end their chunk at the next game once it sets ``stop``.
+        stop = multiprocessing.Event()
+        pool = ProcessPoolExecutor(workers, initializer=ignore_interrupts, initargs=(stop,))
     progress = progress_bar()
     start = time.perf_counter()
     interrupted = False
@@ -165,7 +168,11 @@ def simulate(args: argparse.Namespace) -> int:
         interrupted = True
     finally:
         if pool is not None:
-            pool.shutdown(wait=not interrupted, cancel_futures=True)
+            if interrupted:
+                stop.set()
+            # Waits for the games in play only: the chunks not begun are cancelled, and those
+            # in flight end at their next game once ``stop`` is set.
+            pool.shutdown(wait=True, cancel_futures=True)
     seconds = time.perf_counter() - start
     report = summary(tally, seconds)
     if interrupted:
@@ -186,6 +193,8 @@ def _print_summary(args: argparse.Namespace, game: Any, options: dict, tally: Ta
     max_turns = getattr(args, "max_turns", None)
     if args.json:
         print(json.dumps(report))
+    elif interrupted and not tally.games:
+        pass  # nothing finished: no summary of nothing (the line above says so)
     else:
         described = options_text(options)
         print(f"{plural(report['games'], 'game')} of {game.name} ({described}) in "

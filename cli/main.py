@@ -183,9 +183,11 @@ def _model_commands(commands: argparse._SubParsersAction) -> None:
     query.add_argument("--players", type=_positive, default=None, metavar="N",
                        help="with --where: the number of players, for a game played by "
                             "several counts (default: each count in turn)")
-    query.add_argument("--timeout", type=_query_seconds, default=10.0, metavar="S",
-                       help="with --where: seconds z3 may take before the answer is 'unknown' "
-                            "(default 10)")
+    query.add_argument("--timeout", type=_query_seconds, default=None, metavar="S",
+                       help="with --where: an outer bound, in seconds, on the wall-clock time "
+                            "z3 may take (default: none; every check has a deterministic "
+                            "resource budget, so the answer does not depend on the machine's "
+                            "load)")
     query.set_defaults(handler="hanamikoji.cli.model:query")
 
     verify = commands.add_parser(

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hanamikoji.cli import interrupt
 from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
 from hanamikoji.cli.commands import no_hypothesis_litter
 from hanamikoji.cli.output import OutputFolder, output_folder
@@ -61,6 +62,7 @@ def query(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown query {args.name!r} of {game.name} "
                          f"(see 'hanamikoji query --game {game.name} --list')")
     answer = chosen.run()
+    interrupt.check()  # a Ctrl-C that something swallowed: no answer after it
     if args.json:
         print(json.dumps(answer.to_json()))
     else:
@@ -98,6 +100,9 @@ def verify(args: argparse.Namespace) -> int:
         with no_hypothesis_litter():
             report = run_verify(max_examples=args.max_examples, seed=args.seed, games=games,
                                 progress=_progress_lines() if sys.stderr.isatty() else None)
+        # A Ctrl-C that something swallowed (a library's callback) is still an interrupt: no
+        # report is swapped in and no verdict printed after it.
+        interrupt.check()
         document = report.to_json()
         if folder is not None:
             written = write_witnesses(report, folder)
@@ -174,6 +179,7 @@ def _where(args: argparse.Namespace, game: Any) -> int:
         raise UsageError(f"--where: {error}") from None
     except ValueError as error:  # an unknown variant
         raise UsageError(str(error)) from None
+    interrupt.check()
     if args.json:
         print(json.dumps(found.to_json()))
     else:

@@ -78,6 +78,8 @@ def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int
     tally = Tally()
     lines: list[str] = []
     for index in range(start, start + count):
+        if _stop is not None and _stop.is_set():
+            break  # Ctrl-C: the main process stopped reading; only the game in play was kept
         first = first_of(game, config, index) if rotate else first_player
         state = play_game(game, config, seed, index, first, max_turns)
         tally.add(game, state)
@@ -99,9 +101,17 @@ def chunks(total: int, size: int = CHUNK, start: int = 0) -> Iterator[tuple[int,
         yield first, min(size, total - first)
 
 
-def ignore_interrupts() -> None:
+#: In a worker process: the event the main process sets on Ctrl-C (:func:`ignore_interrupts`).
+_stop: Any = None
+
+
+def ignore_interrupts(stop: Any = None) -> None:
     """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
-    main process answers it (it stops the pool and reports what finished)."""
+    main process answers it (it reports what finished). It then sets ``stop`` (a
+    multiprocessing Event), and the worker ends its chunk after the game in play, so that the
+    command exits after the games in flight, not after whole chunks."""
     import signal
 
+    global _stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop = stop

@@ -15,7 +15,8 @@ def ask(expression: str, *, game: str | None = None, **options: Any) -> Any:
     answer object with ``answer`` ("possible", "impossible" or "unknown"), ``witness`` (a record
     that ``hanamikoji validate`` accepts, and what it shows) or ``core`` (rule IDs), and
     ``to_json()``. ``game`` defaults to the registry's default game; ``options`` are the game's
-    (Hanamikoji: ``variant``, ``timeout`` in seconds). A syntax error or an unknown term raises
+    (Hanamikoji: ``variant``; every game: ``timeout``, a wall-clock bound in seconds on top
+    of z3's resource budget, none by default). A syntax error or an unknown term raises
     :class:`hanamikoji.spec.core.expr.ExprError`, whose message gives the column.
 
     >>> ask("geisha(0) == 7").core

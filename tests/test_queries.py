@@ -165,7 +165,7 @@ def test_a_yes_no_question_answers_yes_with_a_counterexample_row_and_a_game():
     from hanamikoji.spec.hanamikoji.findings import decide_row, row_problem
     from hanamikoji.spec.hanamikoji.model import Deadline
 
-    rp = row_problem(Deadline(30))
+    rp = row_problem(Deadline())
     found = decide_row(
         rp, "no player holds 4+ geisha", rp.standing.geisha[0] >= 4, "player 0 holds 4+ geisha")
     (counterexample,) = found.counterexamples
@@ -176,7 +176,7 @@ def test_a_yes_no_question_answers_yes_with_a_counterexample_row_and_a_game():
     for witness in found.witnesses:
         state = witness.confirm()
         assert row in [score.markers for score in state.scores]
-    rp = row_problem(Deadline(30))
+    rp = row_problem(Deadline())
     found = decide_row(
         rp, "nobody holds 8 geisha", rp.standing.geisha[0] >= 8, "player 0 holds 8 geisha")
     assert found.answer is False and found.proofs[0].rules

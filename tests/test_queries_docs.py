@@ -31,7 +31,7 @@ def test_the_example_query_runs():
     (block,) = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
     namespace: dict = {"__name__": "docs_example"}
     exec(compile(block, str(DOC), "exec"), namespace)
-    found = namespace["two_geisha_charm_goal"](Deadline(30))
+    found = namespace["two_geisha_charm_goal"](Deadline())
     assert found.answer is False
     (proof,) = found.proofs
     assert proof.rules and set(proof.rules) <= rule_ids()

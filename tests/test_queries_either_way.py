@@ -24,7 +24,7 @@ START = (None,) * 7
 
 
 def deadline() -> Deadline:
-    return Deadline(60)
+    return Deadline()
 
 
 def wins(mine, theirs) -> int:

@@ -16,8 +16,9 @@ the values decoded from z3's model (with a witness game where the engine can rea
 several claims and some hold while others fail.
 
 A game names its catalogue module in :attr:`Game.queries_module`; the module has ``CATALOGUE``
-(a tuple of :class:`Query`) and may set ``QUERY_BUDGET_SECONDS``. This module does not import z3
-(``hanamikoji query --list`` needs none); running a query does.
+(a tuple of :class:`Query`) and may set ``QUERY_BUDGET_SECONDS`` (a wall-clock bound in
+seconds). This module does not import z3 (``hanamikoji query --list`` needs none); running a
+query does.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ import attrs
 
 from hanamikoji.engine.core.words import plain
 
-#: The default wall-clock budget of one query's own checks.
-QUERY_BUDGET_SECONDS = 60.0
+#: The default wall-clock bound of one query's checks: none. Each check has z3's deterministic
+#: resource budget (:data:`.solver.RLIMIT_PER_CHECK`), so an answer never depends on the load.
+QUERY_BUDGET_SECONDS: float | None = None
 
 
 class ModelInconsistency(Exception):
@@ -206,8 +208,10 @@ class Query:
     confirm: str | None = attrs.field(default=None, repr=False)
     confirm_method: str | None = None
 
-    def run(self, budget_seconds: float = QUERY_BUDGET_SECONDS) -> Answer:
-        """Answer the question; a check z3 cannot decide gives status "unknown" or "timeout",
+    def run(self, budget_seconds: float | None = QUERY_BUDGET_SECONDS) -> Answer:
+        """Answer the question (``budget_seconds``: a wall-clock bound on top of each check's
+        resource budget; None: none); a check z3 cannot decide gives status "unknown" or
+        "timeout" (only with ``budget_seconds``),
         and a disagreement between two computations, or between the model and the engine on a
         witness, gives status "error" (a bug to report)."""
         from .solver import Deadline, Status, Undecided

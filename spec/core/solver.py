@@ -3,10 +3,21 @@
 A :class:`Constraint` is a rule ID (or a hypothesis label) and a z3 formula. :class:`Problem`
 adds constraints to a solver with ``assert_and_track`` under the name ``"RULE-ID @ where"``, so an
 unsatisfiable check yields an unsat core that decodes to the rule IDs that forbid the situation
-(:attr:`Verdict.rules`), the question's own hypotheses apart (:attr:`Verdict.hypotheses`). Every
-check has a timeout; a check that z3 cannot decide is ``unknown`` or ``timeout``, never an answer
-(:class:`Undecided`); an interrupt (Ctrl-C) during a check is :class:`KeyboardInterrupt`, never a
-verdict. Nothing here knows a game.
+(:attr:`Verdict.rules`), the question's own hypotheses apart (:attr:`Verdict.hypotheses`).
+
+Every check, by :class:`Problem` or by z3's optimiser (:func:`solve`), has a deterministic budget:
+z3's resource limit, :data:`RLIMIT_PER_CHECK` units of z3's own work counter ("rlimit"), which
+counts the same on a fast machine and on a loaded one, so a query's answer never depends on the
+machine's load. A wall-clock bound (:class:`Deadline` with seconds) is only the user's outer
+bound, off by default. A check that z3 cannot decide within its budget is ``unknown`` (or
+``timeout`` when the user's wall-clock bound ran out), never an answer (:class:`Undecided`).
+
+An interrupt (Ctrl-C) during a check is :class:`KeyboardInterrupt`, never a verdict: z3 is told
+not to take SIGINT itself (its ``ctrl_c`` parameter off, else it would turn the key into a
+cancelled check, "unknown", and Python would never see it), and the check runs in a worker
+thread while the main thread waits, where Python's handler runs as soon as the key is pressed;
+the check is then cancelled (``Z3_interrupt``) and its outcome discarded. Nothing here knows a
+game.
 
 >>> import z3
 >>> problem = Problem()
@@ -22,15 +33,28 @@ from __future__ import annotations
 
 import enum
 import re
+import signal
+import threading
 import time
 from collections import defaultdict
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import attrs
 import z3
 
-#: Every check gets at most this many milliseconds (less when a query's deadline is nearer).
-DEFAULT_TIMEOUT_MS = 9_000
+#: z3's resource limit of every check: units of z3's deterministic work counter (the "rlimit
+#: count" statistic of a solver), not time, so a check answers alike on an idle machine and a
+#: loaded one. Sized by measuring (:class:`measured`, run with the limit off) every check of
+#: both games' catalogues (``hanamikoji verify``; the largest used 5.9 million units) and of the
+#: tests that ask z3 (tests/test_where.py, tests/test_queries_either_way.py,
+#: tests/test_model_{reach,round}.py, tests/maiko/test_maiko_{reach,where,tokens,ending,
+#: either_way}.py; the largest, a Maiko ``--where`` example, used 24.2 million). A check's count
+#: varies with what the process asked z3 before (up to twice, seen), so the budget is about
+#: eight times the largest: a check the catalogue or the tests make answers well inside it, and
+#: one that exhausts it is far beyond them ("unknown"). How long that takes depends on the
+#: problem (z3 counts some work more finely than other), hence the user's wall-clock
+#: ``--timeout`` as an outer bound.
+RLIMIT_PER_CHECK = 200_000_000
 
 _RULE_ID = re.compile(r"^[A-Z]+(?:-[A-Z]+)*-\d+$")
 
@@ -119,18 +143,134 @@ class Verdict:
 
 
 class Deadline:
-    """A wall-clock budget shared by the checks of one query (seconds from creation)."""
+    """The budget of one query's checks: ``rlimit`` z3 resource units for each check (0: no
+    limit), and, if ``seconds`` is given, a wall-clock bound shared by all of them (the user's
+    outer bound; None, the default: none)."""
 
-    def __init__(self, seconds: float | None) -> None:
+    def __init__(self, seconds: float | None = None, *, rlimit: int | None = None) -> None:
         self._end = None if seconds is None else time.monotonic() + seconds
+        self.rlimit = RLIMIT_PER_CHECK if rlimit is None else rlimit
 
-    def timeout_ms(self) -> int:
+    def timeout_ms(self) -> int | None:
+        """The milliseconds left of the wall-clock bound (None: there is none); raises
+        :class:`Undecided` (timeout) once it has run out."""
         if self._end is None:
-            return DEFAULT_TIMEOUT_MS
+            return None
         left = int((self._end - time.monotonic()) * 1000)
         if left <= 0:
             raise Undecided(Status.TIMEOUT, "the query's time budget ran out")
-        return min(DEFAULT_TIMEOUT_MS, left)
+        return left
+
+    def expired(self) -> bool:
+        """Whether the wall-clock bound, if any, has run out."""
+        return self._end is not None and time.monotonic() >= self._end
+
+    def configure(self, engine: Any) -> int | None:
+        """Set ``engine``'s (a z3 Solver or Optimize) budget for its next check, and z3's own
+        SIGINT handling off (:func:`solve` takes Ctrl-C); the wall-clock milliseconds set, if
+        any."""
+        timeout_ms = self.timeout_ms()
+        engine.set("ctrl_c", False)
+        engine.set("rlimit", self.rlimit)
+        if timeout_ms is not None:
+            engine.set("timeout", timeout_ms)
+        return timeout_ms
+
+
+# --- running a check so that Ctrl-C stays an interrupt -----------------------------------
+
+_usage: list[int] | None = None
+
+
+def _start_with_sigint_blocked(thread: threading.Thread) -> None:
+    """Start ``thread`` with SIGINT blocked in it (a new thread takes its creator's mask), so the
+    kernel delivers a Ctrl-C to the main thread, which is waiting and runs Python's handler at
+    once: a signal taken by the worker would wake nobody until the check ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        thread.start()
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _rlimit_count(engine: Any) -> int:
+    statistics = engine.statistics()
+    return int(statistics.get_key_value("rlimit count")) if "rlimit count" in statistics.keys() \
+        else 0
+
+
+def solve(engine: Any, deadline: Deadline, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+    """``engine.check(*assumptions)`` (a z3 Solver or Optimize) within ``deadline``'s budget,
+    with Ctrl-C an interrupt: the check runs in a worker thread and the main thread waits; a
+    KeyboardInterrupt while it waits cancels the check (``Z3_interrupt``, repeated until the
+    worker returns, since a cancel that comes before the check has begun is not kept) and is
+    raised again, the check's outcome never read."""
+    deadline.configure(engine)
+    before = _rlimit_count(engine) if _usage is not None else 0
+    if threading.current_thread() is not threading.main_thread():
+        answer = engine.check(*assumptions)  # no signal reaches this thread: nothing to wait for
+    else:
+        outcome: dict[str, Any] = {}
+        done = threading.Event()
+
+        def check() -> None:
+            try:
+                outcome["answer"] = engine.check(*assumptions)
+            except BaseException as error:  # given to the caller below
+                outcome["error"] = error
+            finally:
+                done.set()
+
+        # A daemon thread: if a Ctrl-C lands before the check can be cancelled, the process
+        # still ends (a pool's worker would be joined at exit, and a check that never ends
+        # would hang it).
+        thread = threading.Thread(target=check, name="z3-check", daemon=True)
+        try:
+            _start_with_sigint_blocked(thread)
+            done.wait()
+        except KeyboardInterrupt:
+            while thread.is_alive():
+                engine.ctx.interrupt()
+                try:
+                    done.wait(0.05)
+                except KeyboardInterrupt:  # pressed again while the check winds down
+                    continue
+            raise
+        if "error" in outcome:
+            raise outcome["error"]
+        answer = outcome["answer"]
+    if _usage is not None:
+        _usage.append(_rlimit_count(engine) - before)
+    return answer
+
+
+def unknown(engine: Any, what: str, deadline: Deadline) -> Undecided:
+    """Why ``engine``'s last check (within ``deadline``) is undecided, as :class:`Undecided`:
+    TIMEOUT when the user's wall-clock bound ran out, UNKNOWN otherwise (the resource budget,
+    or z3's own limits). z3 says "canceled" for both the budget and the clock in some of its
+    solvers: the clock is read to tell them apart."""
+    reason = engine.reason_unknown()
+    if reason == "timeout" or (reason == "canceled" and deadline.expired()):
+        return Undecided(Status.TIMEOUT, f"{what}: {reason}")
+    return Undecided(Status.UNKNOWN, f"{what}: {reason} (the budget is {deadline.rlimit:,} "
+                     "z3 resource units a check)")
+
+
+class measured:
+    """Record how many z3 resource units each check uses, while in this context: ``with
+    measured() as used: ...`` then ``max(used)``. How :data:`RLIMIT_PER_CHECK` was sized."""
+
+    def __enter__(self) -> list[int]:
+        global _usage
+        _usage = []
+        return _usage
+
+    def __exit__(self, *exc: Any) -> None:
+        global _usage
+        _usage = None
 
 
 class Problem:
@@ -200,10 +340,8 @@ class Problem:
 
     def check(self, *assumptions: z3.BoolRef) -> Verdict:
         """Check, with ``assumptions`` (literals) holding for this check only."""
-        timeout_ms = self.deadline.timeout_ms()
-        self.solver.set("timeout", timeout_ms)
         start = time.perf_counter()
-        answer = self.solver.check(*assumptions)
+        answer = solve(self.solver, self.deadline, *assumptions)
         seconds = time.perf_counter() - start
         if answer == z3.sat:
             return Verdict(Status.SAT, self.solver.model(), seconds=seconds)
@@ -211,13 +349,8 @@ class Problem:
             core = (tuple(sorted(str(lit) for lit in self.solver.unsat_core())) if self.cores
                     else ())
             return Verdict(Status.UNSAT, core=core, seconds=seconds)
-        reason = self.solver.reason_unknown()
-        if "interrupted" in reason or (reason == "canceled" and seconds < timeout_ms / 1000 * 0.9):
-            # z3 took a Ctrl-C as a cancelled check ("canceled" before the timeout was due, or
-            # "interrupted from keyboard"): an interrupt, never a verdict
-            raise KeyboardInterrupt(reason)
-        status = Status.TIMEOUT if reason in ("timeout", "canceled") else Status.UNKNOWN
-        return Verdict(status, seconds=seconds)
+        return Verdict(unknown(self.solver, "z3 could not decide a check", self.deadline).status,
+                       seconds=seconds)
 
 
 def check_hypothesis(problem: Problem, label: str, formula: z3.BoolRef,

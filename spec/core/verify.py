@@ -25,7 +25,7 @@ FORMAT = "hanamikoji-verify/2"
 DEFAULT_EXAMPLES = 10
 DEFAULT_SEED = 0
 #: A query's wall-clock budget when its game names none.
-DEFAULT_BUDGET_SECONDS = 60.0
+DEFAULT_BUDGET_SECONDS: float | None = None  # no wall-clock bound (solver.RLIMIT_PER_CHECK)
 
 
 @attrs.frozen
@@ -240,12 +240,14 @@ def catalogue(game: str) -> tuple[Any, ...]:
     return () if module is None else tuple(importlib.import_module(module).CATALOGUE)
 
 
-def query_budget(game: str) -> float:
+def query_budget(game: str) -> float | None:
+    """The game's wall-clock bound on one query (None: none, only z3's resource budget)."""
     module = get(game).queries_module
     if module is None:
         return DEFAULT_BUDGET_SECONDS
-    return float(getattr(importlib.import_module(module), "QUERY_BUDGET_SECONDS",
-                         DEFAULT_BUDGET_SECONDS))
+    budget = getattr(importlib.import_module(module), "QUERY_BUDGET_SECONDS",
+                     DEFAULT_BUDGET_SECONDS)
+    return None if budget is None else float(budget)
 
 
 def sample_properties(game: str, max_examples: int,

@@ -16,9 +16,9 @@ values (a rule ID and a z3 formula):
 
 :class:`Problem` adds constraints to a solver with ``assert_and_track``. The tracking literal of a
 constraint is named ``"RULE-ID @ where"``, so an unsatisfiable check yields an unsat core that
-decodes to the rule IDs that forbid the situation (:attr:`Verdict.rules`). Every check has a
-timeout; a check that z3 cannot decide is reported as ``unknown`` or ``timeout``, never as an
-answer (:class:`Undecided`).
+decodes to the rule IDs that forbid the situation (:attr:`Verdict.rules`). Every check has z3's
+deterministic resource budget (``RLIMIT_PER_CHECK``); a check that z3 cannot decide is reported
+as ``unknown`` or ``timeout``, never as an answer (:class:`Undecided`).
 
 Decoding a model (:func:`decode_round`, :func:`decode_row`) and enumerating solutions
 (:func:`enumerate_solutions`) are separate functions, as in z3's own examples.
@@ -47,7 +47,7 @@ import z3
 from hanamikoji.engine.hanamikoji.cards import CHARM, GEISHA
 from hanamikoji.engine.hanamikoji.rules import Reason
 from hanamikoji.spec.core.solver import (  # noqa: F401  (the solver, shared by every game)
-    DEFAULT_TIMEOUT_MS,
+    RLIMIT_PER_CHECK,
     Constraint,
     Deadline,
     Problem,

@@ -31,9 +31,9 @@ from hanamikoji.spec.core.queries import (  # noqa: F401  (shared by every game'
 )
 from hanamikoji.spec.core.queries import by_name as _by_name
 
-#: The wall-clock budget of one query's own checks; the derivations it shares with other
-#: queries (:mod:`.derive`) are bounded by the per-check timeout instead.
-QUERY_BUDGET_SECONDS = 60.0
+#: No wall-clock bound on a query: every check has z3's deterministic resource budget
+#: (:data:`hanamikoji.spec.core.solver.RLIMIT_PER_CHECK`), the shared derivations too.
+QUERY_BUDGET_SECONDS: float | None = None
 
 
 #: How the yes/no questions about marker rows are answered.
@@ -130,6 +130,6 @@ def by_name(name: str) -> Query:
     return _by_name(CATALOGUE, name)
 
 
-def run_all(budget_seconds: float = QUERY_BUDGET_SECONDS) -> tuple[Answer, ...]:
+def run_all(budget_seconds: float | None = QUERY_BUDGET_SECONDS) -> tuple[Answer, ...]:
     """Every query of the catalogue, in order (the derivations they share are computed once)."""
     return tuple(query.run(budget_seconds) for query in CATALOGUE)

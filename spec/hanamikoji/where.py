@@ -9,7 +9,8 @@ from the z3 model (the language is :mod:`hanamikoji.spec.core.expr`; the terms a
   it, and the expression is evaluated again, in plain Python, on the engine's final state;
 * **impossible**, with the unsat core: the rule IDs, and the derived sets and the question, which
   are not rules, apart;
-* **unknown** when z3 cannot decide within the timeout: never reported as either answer.
+* **unknown** when z3 cannot decide within its resource budget (or the ``timeout`` given):
+  never reported as either answer.
 
 What "the end of a game" ranges over: a standard game ends at a final row of the search
 (:func:`.derive.reachability`, rows with a goal, END-2) after any number of rounds at least the
@@ -65,7 +66,12 @@ TERMS: tuple[Term, ...] = (
 FINAL_LABEL = "final rows of a game (derived: the search over marker rows)"
 
 
-def ask(expression: str, *, variant: str = "standard", timeout: float = 10.0) -> WhereAnswer:
+def _within(timeout: float | None) -> str:
+    return ("within its resource budget" if timeout is None
+            else f"within its resource budget and {timeout:g} s")
+
+
+def ask(expression: str, *, variant: str = "standard", timeout: float | None = None) -> WhereAnswer:
     """Whether a game of ``variant`` can end so that ``expression`` holds (see the module).
     :class:`ExprError` (with the column) for an expression that is not one of the language;
     ``ValueError`` for an unknown variant."""
@@ -92,7 +98,7 @@ def ask(expression: str, *, variant: str = "standard", timeout: float = 10.0) ->
             hypotheses.update(h.split(" @ ")[0] for h in verdict.hypotheses)
     except Undecided as undecided:
         return WhereAnswer(expression, rules.name, "unknown", time.perf_counter() - start,
-                           note=f"z3 could not decide within {timeout:g} s ({undecided.detail})")
+                           note=f"z3 could not decide {_within(timeout)} ({undecided.detail})")
     return WhereAnswer(expression, rules.name, "impossible", time.perf_counter() - start,
                        core=tuple(sorted(cores)), hypotheses=tuple(sorted(hypotheses)))
 

@@ -46,8 +46,9 @@ from hanamikoji.spec.core.solver import (
     Deadline,
     Problem,
     Status,
-    Undecided,
     check_hypothesis,
+    solve,
+    unknown,
 )
 
 from .model import Ending, decide, optimum
@@ -102,17 +103,15 @@ def extreme(players: int, term: str, sense: str, deadline: Deadline, *,
     target = terms[term]
     if claimed is None:
         optimiser = z3.Optimize()
-        optimiser.set("timeout", deadline.timeout_ms())
         for assertion in problem.solver.assertions():
             optimiser.add(assertion)
         # the tracked constraints are implications from their labels: assume every label
         labels = [z3.Bool(name) for name in problem._names]  # noqa: SLF001 - tracking literals
         optimiser.add(*labels)
         handle = optimiser.maximize(target) if sense == "max" else optimiser.minimize(target)
-        outcome = optimiser.check()
+        outcome = solve(optimiser, deadline)
         if outcome == z3.unknown:
-            raise Undecided(Status.UNKNOWN, f"z3 could not optimise {term}: "
-                            f"{optimiser.reason_unknown()}")
+            raise unknown(optimiser, f"z3 could not optimise {term}", deadline)
         if outcome != z3.sat:  # an empty board meets every constraint
             raise ModelInconsistency(f"the board model of {players} players has no {term}")
         claimed = (optimiser.upper(handle) if sense == "max" else optimiser.lower(handle)

@@ -105,7 +105,14 @@ from hanamikoji.engine.maiko.components import (
 )
 from hanamikoji.engine.maiko.game import DOWN, UP
 from hanamikoji.spec.core.queries import Counterexample, ModelInconsistency, Proof
-from hanamikoji.spec.core.solver import Constraint, Deadline, Problem, Status, Undecided
+from hanamikoji.spec.core.solver import (
+    Constraint,
+    Deadline,
+    Problem,
+    Status,
+    solve,
+    unknown,
+)
 
 __all__ = [
     "PLAYER_COUNTS",
@@ -503,7 +510,6 @@ def _optimise(ending: Ending, cases: Sequence[tuple[z3.ArithRef, z3.BoolRef | bo
     best: tuple[int, z3.ModelRef] | None = None
     for term, condition in cases:
         optimiser = z3.Optimize()
-        optimiser.set("timeout", deadline.timeout_ms())
         for rule, _, formula in ending.parts:
             if rule not in ending.without:
                 optimiser.add(formula)
@@ -511,15 +517,11 @@ def _optimise(ending: Ending, cases: Sequence[tuple[z3.ArithRef, z3.BoolRef | bo
         if bound is not None:
             optimiser.add(term >= bound if sense == "max" else term <= bound)
         (optimiser.maximize if sense == "max" else optimiser.minimize)(term)
-        answer = optimiser.check()
+        answer = solve(optimiser, deadline)
         if answer == z3.unsat:
             continue
         if answer != z3.sat:
-            reason = optimiser.reason_unknown()
-            if "interrupted" in reason:
-                raise KeyboardInterrupt(reason)
-            raise Undecided(Status.TIMEOUT if reason in ("timeout", "canceled")
-                            else Status.UNKNOWN, f"z3 could not optimise: {reason}")
+            raise unknown(optimiser, "z3 could not optimise", deadline)
         model = optimiser.model()
         value = model.eval(term, model_completion=True).as_long()
         if best is None or (value > best[0] if sense == "max" else value < best[0]):

@@ -106,8 +106,9 @@ from hanamikoji.spec.core.solver import (
     Deadline,
     Problem,
     Status,
-    Undecided,
     check_hypothesis,
+    solve,
+    unknown,
 )
 
 from .script import Script, ScriptError
@@ -429,7 +430,6 @@ class Counting:
         """The least ``objective`` ("turns" or "flips") the model allows (None if it allows no
         game), with ``given`` holding."""
         optimize = z3.Optimize()
-        optimize.set("timeout", deadline.timeout_ms())
         for rule, _, formula in self.parts:
             if rule not in self.without:
                 optimize.add(formula)
@@ -437,13 +437,11 @@ class Counting:
             optimize.add(given(self))
         target = self.turns if objective == "turns" else self.flips
         optimize.minimize(target)
-        answer = optimize.check()
+        answer = solve(optimize, deadline)
         if answer == z3.unsat:
             return None
         if answer != z3.sat:
-            raise Undecided(Status.TIMEOUT if "timeout" in optimize.reason_unknown()
-                            or "canceled" in optimize.reason_unknown() else Status.UNKNOWN,
-                            f"z3 could not minimise {objective}: {optimize.reason_unknown()}")
+            raise unknown(optimize, f"z3 could not minimise {objective}", deadline)
         return optimize.model().eval(target, model_completion=True).as_long()
 
     def decide(self, claim: str, hypothesis: str, formula: z3.BoolRef,

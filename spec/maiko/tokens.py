@@ -85,8 +85,9 @@ from hanamikoji.spec.core.solver import (
     Deadline,
     Problem,
     Status,
-    Undecided,
     check_hypothesis,
+    solve,
+    unknown,
 )
 
 from .reach import Builder
@@ -170,18 +171,16 @@ def fewest(players: int, event: str, quantity: str, deadline: Deadline, *,
     term = ledger.terms[quantity]
     if claimed is None:
         optimiser = z3.Optimize()
-        optimiser.set("timeout", deadline.timeout_ms())
         for rule, _, formula in ledger.parts:
             if rule not in ledger.without:
                 optimiser.add(formula)
         optimiser.add(ledger.event_formula)
         optimiser.minimize(term)
-        outcome = optimiser.check()
+        outcome = solve(optimiser, deadline)
         if outcome == z3.unsat:
             return Fewest(players, event, quantity, None, None)
         if outcome != z3.sat:
-            raise Undecided(Status.UNKNOWN, f"z3 could not minimise {quantity}: "
-                            f"{optimiser.reason_unknown()}")
+            raise unknown(optimiser, f"z3 could not minimise {quantity}", deadline)
         claimed = optimiser.model().eval(term, model_completion=True).as_long()
     problem = ledger.problem(deadline)
     claim = (f"{players} players: {EVENTS[event]} needs at least {claimed} "

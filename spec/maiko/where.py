@@ -19,9 +19,10 @@ for 2, 3 and 4 players in turn:
   ends with the last turns (reason ``full-board``). z3 solves the ending model and that family
   together; the game is then played with :class:`.script.Script` (the layout chosen as the
   flips need).
-* **unknown** otherwise: z3 could not decide within the timeout, or the ending model allows the
-  expression but no game of the family reaches it (for instance an end by ``static``, or more
-  than one Danna tile on a board). Never reported as either answer.
+* **unknown** otherwise: z3 could not decide within its resource budget (or the ``timeout``
+  given), or the ending model allows the expression but no game of the family reaches it (for
+  instance an end by ``static``, or more than one Danna tile on a board). Never reported as
+  either answer.
 
 Before answering "unknown", the games the catalogue's own witnesses are built from that end
 otherwise than by a full board (:func:`_gallery`: a static end, an end by MK-END-4) are tried
@@ -99,7 +100,12 @@ def _seats_named(tree: Node) -> int:
     return max((_seats_named(a) for a in tree.args if isinstance(a, Node)), default=0)
 
 
-def ask(expression: str, *, players: int | None = None, timeout: float = 10.0,
+def _within(timeout: float | None) -> str:
+    return ("within its resource budget" if timeout is None
+            else f"within its resource budget and {timeout:g} s")
+
+
+def ask(expression: str, *, players: int | None = None, timeout: float | None = None,
         variant: str | None = None) -> WhereAnswer:
     """Whether a Maiko game (of ``players``, or of any count) can end so that ``expression``
     holds (see the module). :class:`~hanamikoji.spec.core.expr.ExprError` (with the column)
@@ -139,7 +145,7 @@ def ask(expression: str, *, players: int | None = None, timeout: float = 10.0,
                                    witness=witness)
     except Undecided as undecided:
         return _answer(expression, shown, "unknown", time.perf_counter() - start,
-                           note=f"z3 could not decide within {timeout:g} s ({undecided.detail})")
+                           note=f"z3 could not decide {_within(timeout)} ({undecided.detail})")
     if allowed:
         return _answer(
             expression, shown, "unknown", time.perf_counter() - start,

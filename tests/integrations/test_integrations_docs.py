@@ -7,11 +7,14 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
+import os
 import pathlib
 import random
 import re
+import signal
 import subprocess
 import sys
+import time
 import tomllib
 
 import pytest
@@ -173,3 +176,41 @@ def test_the_example_prints_what_the_page_shows():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert re.sub(r"; [\d.]+ s$", "", done.stdout.strip()) == shown
+
+
+def test_ctrl_c_on_the_example_is_one_line_and_130():
+    """Ctrl-C reaches the whole group, as a terminal sends it: the workers ignore it and the
+    example says "interrupted" once, exit 130, with no multiprocessing traceback. Sent once
+    both workers run and have set SIGINT aside (read from /proc: an event, not a sleep)."""
+    pytest.importorskip("pyspiel")
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "docs" / "examples" / "mcts_vs_random.py"),
+         "--games", "100000", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, start_new_session=True)
+    try:
+        while sum(map(_ignores_sigint, _children(process.pid))) < 2:
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, (out, err)
+    assert err == "mcts_vs_random: interrupted\n" and out == ""
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return open(f"/proc/{pid}/task/{pid}/children").read().split()
+    except OSError:
+        return []
+
+
+def _ignores_sigint(pid: str) -> bool:
+    try:
+        status = open(f"/proc/{pid}/status").read()
+    except OSError:
+        return False
+    ignored = int(re.search(r"SigIgn:\s+([0-9a-f]+)", status).group(1), 16)
+    return bool(ignored & (1 << (signal.SIGINT - 1)))

@@ -17,7 +17,7 @@ from hanamikoji.spec.maiko import findings, reach
 
 
 def deadline() -> Deadline:
-    return Deadline(120)
+    return Deadline()
 
 
 def plain_score(players: int, board) -> tuple[int, int]:

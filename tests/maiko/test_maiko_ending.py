@@ -143,9 +143,9 @@ def test_the_ending_model_and_the_board_model_agree_on_the_score_range():
         ending = Ending(Config.make(n))
         cases = [(s.score, True) for s in ending.seats]
         for sense in ("max", "min"):
-            found = optimum(ending, cases, sense, "a player's score", Deadline(30))
+            found = optimum(ending, cases, sense, "a player's score", Deadline())
             assert found.proved
-            assert found.value == extreme(n, "score", sense, Deadline(30))[0]
+            assert found.value == extreme(n, "score", sense, Deadline())[0]
 
 
 # --- cores: the rules a proof names are the rules it needs ------------------------------------
@@ -177,7 +177,7 @@ def test_every_rule_of_a_core_is_needed(name, players):
     question = z3.Or(cases(ending, beyond(per_count(name)[players])))
 
     def status(dropped: str | None) -> Status:
-        problem = Problem(Deadline(30), cores=False)
+        problem = Problem(Deadline(), cores=False)
         for rule, where, formula in ending.parts:
             if rule != dropped:
                 problem.require([Constraint(rule, formula)], where)
@@ -197,7 +197,7 @@ def test_a_lead_claimed_one_short_answers_at_least_with_the_position_beyond():
     true lead, and the counterexample's own scores (recomputed from its boards) show a winner
     that far ahead; no witness game is claimed for a failed claim."""
     truth = per_count("largest-lead")
-    found = findings.largest_lead(Deadline(30), claimed={n: truth[n] - 1 for n in COUNTS})
+    found = findings.largest_lead(Deadline(), claimed={n: truth[n] - 1 for n in COUNTS})
     assert not found.proofs and len(found.counterexamples) == 3 and not found.witnesses
     answered = dict(found.answer)
     for n, counter in zip(COUNTS, found.counterexamples):
@@ -215,7 +215,7 @@ def test_without_the_shared_victory_rule_a_loser_can_score_18():
     """Drop MK-SCORE-4 (every player nobody beats wins) and a player with 18 need not win: the
     claim "a non-winner scores at most 17" fails, with the position z3 found; with the rule,
     the same claim is proved."""
-    found = findings.loser_highest_score(Deadline(30), without=("MK-SCORE-4",),
+    found = findings.loser_highest_score(Deadline(), without=("MK-SCORE-4",),
                                          claimed={n: 17 for n in COUNTS})
     assert not found.witnesses and len(found.counterexamples) == 3
     for counter in found.counterexamples:
@@ -223,7 +223,7 @@ def test_without_the_shared_victory_rule_a_loser_can_score_18():
         values = dict(counter.values)
         assert any(s >= 18 and p not in values["winners"] for p, s in enumerate(values["scores"]))
     assert {dict(v)["at_least"] for _, v in found.answer} == {18}
-    kept = findings.loser_highest_score(Deadline(30), claimed={n: 17 for n in COUNTS})
+    kept = findings.loser_highest_score(Deadline(), claimed={n: 17 for n in COUNTS})
     assert len(kept.proofs) == 3 and not kept.counterexamples
 
 
@@ -232,20 +232,20 @@ def test_shared_victory_without_the_winner_rule_still_decides_and_a_fifth_winner
     """More winners than players is refuted with a core that names the winners' rules; the
     query's claims are decided (a shared victory is a model of z3's, then a game)."""
     ending = Ending(Config.make(2))
-    verdict = decide_claim(ending, Deadline(30), "never 3 winners of 2", "exactly 3 winners",
+    verdict = decide_claim(ending, Deadline(), "never 3 winners of 2", "exactly 3 winners",
                            [ending.winners_count() == 3])
     assert isinstance(verdict, Proof) and verdict.rules == ()  # two Booleans cannot count to 3
-    verdict = decide_claim(ending, Deadline(30), "never 2 winners", "exactly 2 winners",
+    verdict = decide_claim(ending, Deadline(), "never 2 winners", "exactly 2 winners",
                            [ending.winners_count() == 2])
     assert isinstance(verdict, Counterexample)
     assert len(dict(verdict.values)["winners"]) == 2
     weak = Ending(Config.make(2), without=("MK-SCORE-2", "MK-SCORE-3"))
-    verdict = decide_claim(weak, Deadline(30), "the lower score never wins",
+    verdict = decide_claim(weak, Deadline(), "the lower score never wins",
                            "a winner scores less than another player",
                            [z3.And(a.winner, a.score < b.score)
                             for a in weak.seats for b in weak.seats if a is not b])
     assert isinstance(verdict, Counterexample)
-    strong = decide_claim(ending, Deadline(30), "the lower score never wins",
+    strong = decide_claim(ending, Deadline(), "the lower score never wins",
                           "a winner scores less than another player",
                           [z3.And(a.winner, a.score < b.score)
                            for a in ending.seats for b in ending.seats if a is not b])

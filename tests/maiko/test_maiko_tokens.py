@@ -199,7 +199,7 @@ def test_the_model_admits_every_witness_own_counts(name):
                         t["columns"] == shown["column_completions"],
                         t["visits"] == shown["visits"], t["from_pool"] == shown["pool_gains"],
                         t["from_cards"] == shown["card_gains"], t["lost"] == shown["lost_gains"])
-        problem: Problem = model.problem(Deadline(30))
+        problem: Problem = model.problem(Deadline())
         verdict = check_hypothesis(problem, "the witness's counts", pinned, "the witness")
         assert verdict.status is Status.SAT, (witness.label, verdict)
 
@@ -215,7 +215,7 @@ def test_every_rule_of_each_core_is_needed(name):
         value = int(proof.claim.split("at least ")[1].split()[0])
         assert proof.rules and all(r.startswith("MK-") for r in proof.rules)
         for rule in proof.rules:
-            weak = tokens.fewest(n, QUERIES[name], quantity, Deadline(30), claimed=value,
+            weak = tokens.fewest(n, QUERIES[name], quantity, Deadline(), claimed=value,
                                  without=(rule,))
             assert isinstance(weak.check, Counterexample), (proof.claim, rule)
             assert weak.value < value
@@ -231,7 +231,7 @@ def test_without_the_column_bound_two_players_lose_a_gain_sooner():
     assert two and all("MK-COL-2" in p.rules for p in two)
     three = [p for p in found.proofs if p.claim.startswith("3 players")]
     assert three and not any("MK-COL-2" in p.rules for p in three)
-    weak = tokens.fewest(2, "lost", "gains", Deadline(30), claimed=16, without=("MK-COL-2",))
+    weak = tokens.fewest(2, "lost", "gains", Deadline(), claimed=16, without=("MK-COL-2",))
     assert isinstance(weak.check, Counterexample) and weak.value == 15
     v = dict(weak.check.values)
     assert v["visits"] == 0 and v["columns"] > 6
@@ -276,12 +276,12 @@ def test_without_the_pool_rule_a_card_gain_needs_no_empty_pool():
     """Claim one gain too many: "at most" what z3 found; drop MK-TOKEN-2 and the model allows a
     card gain after a single visit, with far fewer gains: the answer gives that weaker bound
     and the witness's 13, never a fewest the witness does not reach."""
-    too_high = tokens.fewest(4, "card", "gains", Deadline(30), claimed=14)
+    too_high = tokens.fewest(4, "card", "gains", Deadline(), claimed=14)
     assert isinstance(too_high.check, Counterexample) and too_high.value == 13
-    found = tokens.token_from_tutor(Deadline(30), without=("MK-TOKEN-2",))
+    found = tokens.token_from_tutor(Deadline(), without=("MK-TOKEN-2",))
     shown = found.answer_json()["4 players"]["fewest gains"]
     assert shown["at_least"] < 13 and shown["in_the_witness"] == 13
-    claimed = tokens.token_from_tutor(Deadline(30), claimed={(4, "gains"): 13},
+    claimed = tokens.token_from_tutor(Deadline(), claimed={(4, "gains"): 13},
                                       without=("MK-TOKEN-2",))
     assert any(isinstance(c, Counterexample) for c in claimed.counterexamples)
     (word, fewer), = dict(dict(claimed.answer)["4 players"])["fewest gains"]
@@ -292,7 +292,7 @@ def test_a_bound_below_the_witness_is_answered_at_least():
     """A proved bound the witness does not reach (here a claim one below the true minimum,
     which z3 proves as a bound) is answered "at least" the bound with the witness's count,
     never as the fewest."""
-    found = tokens.token_from_tutor(Deadline(30), claimed={(3, "gains"): 13})
+    found = tokens.token_from_tutor(Deadline(), claimed={(3, "gains"): 13})
     row = found.answer_json()["3 players"]
     assert row["fewest gains"] == {"at_least": 13, "in_the_witness": 14}
     assert any("3 players: the witness game has 14 gains" in note for note in found.notes)
@@ -310,4 +310,4 @@ def test_a_witness_whose_claims_the_engine_does_not_show_is_an_inconsistency(mon
 
     monkeypatch.setattr(tokens, "event_game", one_gain_too_many)
     with pytest.raises(tokens.ModelInconsistency):
-        tokens.token_from_tutor(Deadline(30))
+        tokens.token_from_tutor(Deadline())

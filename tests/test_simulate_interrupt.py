@@ -1,0 +1,91 @@
+"""Ctrl-C on ``simulate --workers N`` exits after the games in play, not after whole chunks of
+games, and prints no summary of nothing (docs/cli.md: exit 130, the summary of the games
+finished)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from hanamikoji.cli import simulate
+from hanamikoji.cli.simulate import CHUNK, play_chunk
+
+
+def test_a_worker_ends_its_chunk_at_the_next_game_once_stopped(monkeypatch):
+    """The stop event, set while a game is in play, ends the chunk after that game: one game,
+    not the chunk's 200."""
+    stop = threading.Event()
+    monkeypatch.setattr(simulate, "_stop", stop)
+    played = []
+    real = simulate.play_game
+
+    def play(*args, **kwargs):
+        played.append(args[3])
+        stop.set()  # Ctrl-C while this game is in play
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(simulate, "play_game", play)
+    tally, _ = play_chunk("hanamikoji", {}, 0, 0, CHUNK, 0, False)
+    assert played == [0] and tally.games == 1
+
+
+def test_a_worker_keeps_the_stop_event_and_leaves_ctrl_c_to_the_main_process(monkeypatch):
+    set_to = {}
+    monkeypatch.setattr(signal, "signal", lambda number, handler: set_to.update({number: handler}))
+    monkeypatch.setattr(simulate, "_stop", None)
+    stop = threading.Event()
+    simulate.ignore_interrupts(stop)
+    assert set_to == {signal.SIGINT: signal.SIG_IGN} and simulate._stop is stop
+
+
+def _workers_running(pid: int) -> bool:
+    """Whether ``pid`` has two worker processes, each ignoring SIGINT (its initializer ran)."""
+    try:
+        children = open(f"/proc/{pid}/task/{pid}/children").read().split()
+    except OSError:
+        return False
+    ready = 0
+    for child in children:
+        try:
+            status = open(f"/proc/{child}/status").read()
+        except OSError:
+            continue
+        ignored = int(re.search(r"SigIgn:\s+([0-9a-f]+)", status).group(1), 16)
+        ready += bool(ignored & (1 << (signal.SIGINT - 1)))
+    return ready >= 2
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
+def test_ctrl_c_with_workers_says_what_finished_and_prints_no_blank_summary():
+    """Ctrl-C to the whole group, as a terminal sends it, once both workers run (an event read
+    from /proc, not a sleep). Whatever number of games had finished, the summary has no empty
+    line; with none, there is no summary at all, only the line that says so."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hanamikoji.engine", "simulate", "--game", "maiko", "--players",
+         "4", "--workers", "2", "--games", "100000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        while not _workers_running(process.pid):
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=300)  # generous: only so that a hang fails
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, (out, err)
+    found = re.fullmatch(r"hanamikoji simulate: interrupted after ([\d,]+) of 100,000 games "
+                         r"\(the summary is of those\)\n", err)
+    assert found, err
+    if found.group(1) == "0":
+        assert out == ""
+    else:
+        lines = out.splitlines()
+        assert lines and all(line.split(":", 1)[-1].strip() for line in lines), out
