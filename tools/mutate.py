@@ -52,7 +52,7 @@ GAMES: dict[str, dict[str, list[str]]] = {
     "maiko": {
         "files": [f"engine/maiko/{m}.py" for m in ("game", "record", "view", "actions",
                                                     "components")],
-        "tests": ["tests/maiko/test_maiko_bounds_and_views.py",
+        "tests": ["tests/maiko/test_maiko_bounds_and_views.py", "tests/maiko/test_maiko_edges.py",
                   "tests/maiko/test_maiko_rules.py", "tests/maiko/test_maiko_records.py",
                   "tests/maiko/test_maiko_tokens.py", "tests/maiko/test_maiko_examples.py",
                   "tests/maiko/test_maiko_play.py",
@@ -63,8 +63,10 @@ GAMES: dict[str, dict[str, list[str]]] = {
     "hanamikoji": {
         "files": [f"engine/hanamikoji/{m}.py" for m in ("cards", "rules", "actions", "game",
                                                          "record", "construct", "resample")],
-        "tests": ["tests/test_engine_game.py", "tests/test_engine_record.py",
-                  "tests/test_engine_menu.py", "tests/test_doctests.py"],
+        "tests": ["tests/test_engine_edges.py", "tests/test_engine_game.py",
+                  "tests/test_engine_record.py",
+                  "tests/test_engine_menu.py", "tests/test_doctests.py",
+                  "tests/properties/test_resample.py"],
     },
 }
 EQUIVALENT_FILE = ROOT / "tools" / "mutate_equivalent.json"
@@ -313,12 +315,13 @@ def _run(command: list[str], root: pathlib.Path, timeout: float) -> tuple[int | 
 
 def run(files: list[pathlib.Path], tests: list[str], *, root: pathlib.Path, seed: int,
         budget: int, timeout: float, equivalent: dict[str, str],
-        progress: Any = None, retry: dict[str, Any] | None = None) -> dict[str, Any]:
+        progress: Any = None, retry: dict[str, Any] | None = None,
+        save: Any = None) -> dict[str, Any]:
     """Sample ``budget`` mutants of ``files`` with ``seed``, run ``tests`` on each, and return
-    the report (see the module docstring). With ``retry`` (a report of the same sample), only
-    its mutants that were not killed run again; its killed ones stay killed, which holds while
-    tests are only added (the engine's files must be unchanged: each mutant is matched by key).
-    """
+    the report (see the module docstring). With ``retry`` (a report of the same sample, or of
+    part of it), only the mutants it did not kill run; its killed ones stay killed, which holds
+    while tests are only added (the engine's files must be unchanged: each mutant is matched by
+    key). ``save`` is called with the report so far after each mutant (``"partial": true``)."""
     pytest_args = ["-q", "-x", "-p", "no:cacheprovider", "--import-mode=importlib", *tests]
     base, timed_out = _run([sys.executable, "-m", "pytest", *pytest_args], root, timeout)
     if base != 0 or timed_out:
@@ -330,8 +333,7 @@ def run(files: list[pathlib.Path], tests: list[str], *, root: pathlib.Path, seed
     before: dict[str, dict[str, Any]] = {}
     if retry is not None:
         before = {m["key"]: m for m in retry["mutants"]}
-        if (retry["seed"], retry["sampled"]) != (seed, len(chosen)) or sorted(before) != sorted(
-                every[at]["key"] for at in chosen):
+        if retry["seed"] != seed or not set(before) <= {every[at]["key"] for at in chosen}:
             raise ValueError("the report to retry is not of this sample of these files")
     results = []
     for number, at in enumerate(chosen, 1):
@@ -352,6 +354,10 @@ def run(files: list[pathlib.Path], tests: list[str], *, root: pathlib.Path, seed
         if progress:
             progress(f"[{number}/{len(chosen)}] {mutant['verdict']:<12} {mutant['file']}:"
                      f"{mutant['line']} {mutant['before']}  ->  {mutant['after']}")
+        if save:
+            save(_scored({"seed": seed, "budget": budget, "files": sorted(digests),
+                          "tests": tests, "candidates": len(every), "sampled": len(results),
+                          "partial": True, "mutants": results}))
     return _scored({"seed": seed, "budget": budget, "files": sorted(digests), "tests": tests,
                     "candidates": len(every), "sampled": len(results), "mutants": results})
 
@@ -425,6 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rescore", type=pathlib.Path, metavar="REPORT",
                         help="score a saved report again with the equivalent list (no runs)")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminate)
     if args.rescore:
         try:
             report = rescore(json.loads(args.rescore.read_text(encoding="utf-8")),
@@ -453,7 +460,10 @@ def main(argv: list[str] | None = None) -> int:
                      timeout=args.timeout, equivalent=equivalent,
                      progress=lambda line: print(line, file=sys.stderr, flush=True),
                      retry=json.loads(args.retry.read_text(encoding="utf-8")) if args.retry
-                     else None)
+                     else None,
+                     save=(lambda partial: args.report.write_text(
+                         json.dumps(partial, indent=2) + "\n", encoding="utf-8"))
+                     if args.report else None)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -461,6 +471,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mutate: {error}", file=sys.stderr)
         return 1
     return _finish(report, args)
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # stops the test process of the mutant under way too
 
 
 def _equivalent(path: pathlib.Path) -> dict[str, str]:
