@@ -18,6 +18,7 @@ from hanamikoji.engine.hanamikoji import (
     GiftPick,
     IllegalActionError,
     InvalidActionError,
+    Reason,
     Rules,
     Secret,
     apply,
@@ -37,6 +38,7 @@ from hanamikoji.engine.hanamikoji.record import (
 )
 from hanamikoji.properties.core.cite import checks
 
+LIMIT_REASONS = (Reason.ROUND_LIMIT_CHARM, Reason.ROUND_LIMIT_HIGHEST_GEISHA, Reason.SHARED)
 HANDS = ((0, 0, 1, 1, 2, 2), (3, 3, 3, 4, 4, 4))
 DRAWS = (5, 5, 5, 5, 6, 6, 6, 6)
 
@@ -136,21 +138,24 @@ def test_a_turn_without_an_action_is_malformed_at_the_turn() -> None:
 
 
 @checks("END-2", "VAR-IT-1")
-@pytest.mark.parametrize("rules", [STANDARD, ITALIAN_THREE_ROUNDS])
-def test_a_record_going_on_after_the_end_names_the_last_round(rules) -> None:
+@pytest.mark.parametrize("rules, by_limit", [(STANDARD, False), (ITALIAN_THREE_ROUNDS, False),
+                                             (ITALIAN_THREE_ROUNDS, True)])
+def test_a_record_going_on_after_the_end_names_the_last_round(rules, by_limit: bool) -> None:
     """END-2, VAR-IT-1: a round recorded after the game ended is illegal, and the message names
-    the round the game ended after (counted from 0, as the record's rounds are)."""
-    for seed in range(40):
-        record = copy.deepcopy(to_record(random_game(random.Random(seed), rules, 0)))
-        if rules is STANDARD or len(record["rounds"]) == rules.max_rounds:
-            break
+    the round the game ended after (counted from 0, as the record's rounds are) and, after the
+    round limit, how many rounds the variant allows."""
+    final = next(game for game in (random_game(random.Random(seed), rules, 0)
+                                   for seed in range(200))
+                 if (game.result.reason in LIMIT_REASONS) == by_limit and game.round > 0)
+    record = copy.deepcopy(to_record(final))
     last = len(record["rounds"]) - 1
     record["rounds"].append(copy.deepcopy(record["rounds"][-1]))
     record.pop("result", None)
     with pytest.raises(IllegalRecordError) as caught:
         replay_record(parse_record(record))
+    assert caught.value.rule == ("VAR-IT-1" if by_limit else "END-2")
     assert f"the game ended after round {last} (" in str(caught.value)
-    if rules is ITALIAN_THREE_ROUNDS and caught.value.rule == "VAR-IT-1":
+    if by_limit:
         assert f"allows at most {last + 1} rounds" in str(caught.value)
 
 
