@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import pathlib
+import re
 import sys
 
 import pytest
@@ -164,3 +165,47 @@ def test_retry_runs_only_the_mutants_not_killed(project: pathlib.Path, monkeypat
     with pytest.raises(ValueError, match="not of this sample"):
         mutate.run([project / "tiny.py"], ["test_tiny.py"], root=project, seed=2, budget=8,
                    timeout=1, equivalent={}, retry=report)
+
+
+def test_the_docs_give_the_last_result_of_each_engine() -> None:
+    """docs/properties.md's table of results is the saved reports of tools/mutation-reports/,
+    scored with today's equivalent list, and each engine keeps at least 90%."""
+    doc = (ROOT / "docs" / "properties.md").read_text(encoding="utf-8")
+    lines = doc.splitlines()
+    start = lines.index("| engine | seed | sampled (of all) | killed | can change behaviour "
+                        "| score | equivalent |")
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split(" | ")])
+    equivalent = json.loads((ROOT / "tools" / "mutate_equivalent.json").read_text())
+    engines = []
+    for row in rows:
+        engine = row[0].strip("`")
+        engines.append(engine)
+        saved = json.loads((ROOT / "tools" / "mutation-reports" / f"{engine}.json").read_text())
+        report = mutate.rescore(saved, equivalent)
+        assert "partial" not in report and report["files"] == sorted(
+            mutate.GAMES[engine]["files"]), engine
+        score = report["score"]
+        assert row[1:] == [str(report["seed"]), f"{report['sampled']} (of {report['candidates']})",
+                           str(score["killed"]), str(score["of"]), f"{score['percent']}%",
+                           str(report["counts"]["equivalent"])], engine
+        assert score["percent"] >= 90, engine
+    assert sorted(engines) == sorted(mutate.GAMES)
+
+
+def test_the_docs_commands_use_options_the_tool_has(capsys) -> None:
+    """Every option the mutation section of docs/properties.md names is one of the tool's, and
+    its commands name a game the tool knows."""
+    doc = (ROOT / "docs" / "properties.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Proof that the tests bite: the mutation run"):]
+    section = section[:section.index("\n## ", 1)]
+    with pytest.raises(SystemExit):
+        mutate.main(["--help"])
+    helped = set(re.findall(r"--[a-z-]+", capsys.readouterr().out))
+    named = set(re.findall(r"`(--[a-z][a-z-]*)", section)) | set(re.findall(r" (--[a-z][a-z-]*)", section))
+    assert named and named <= helped, named - helped
+    commands = re.findall(r"^nice -n 19 python tools/mutate.py (.*)$", section, re.M)
+    assert {re.search(r"--game (\w+)", c).group(1) for c in commands} == set(mutate.GAMES)
