@@ -14,7 +14,7 @@ import pytest
 
 from hanamikoji.engine.core.errors import InvalidActionError
 from hanamikoji.engine.core.game import MalformedRecordError
-from hanamikoji.engine.core.protocol import dumps
+from hanamikoji.engine.core.codec import dumps
 from hanamikoji.engine.maiko import (
     FRIEND,
     Colour,
@@ -33,8 +33,8 @@ from hanamikoji.engine.maiko import (
 )
 from hanamikoji.engine.maiko import view as view_module
 from hanamikoji.engine.maiko.game import Phase, State
-from hanamikoji.engine.maiko.record import decision_from_json, view_to_json
-from hanamikoji.engine.maiko.view import View, view_text
+from hanamikoji.engine.maiko.record import decision_from_json
+from hanamikoji.engine.maiko.view import View, view_text, view_to_json
 from hanamikoji.properties.core.cite import checks
 from hanamikoji.properties.maiko.scenarios import configure, play, random_game, start
 
