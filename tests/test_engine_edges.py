@@ -171,3 +171,20 @@ def test_a_round_is_built_only_for_sides_of_eight_cards() -> None:
             round_for_sides(side0, side1, starter=0)
     with pytest.raises(ValueError, match="more cards than the game has"):
         round_for_sides((0, 0, 0, 0, 0, 4, 4), (0, 0, 0, 0, 0, 4, 4), starter=0)
+
+
+@pytest.mark.parametrize("where, value, path", [
+    ("turns", 5, "$.rounds[0].turns"), ("turns", {"player": 0}, "$.rounds[0].turns"),
+    ("result", 5, "$.result"), ("result", ["winner"], "$.result"),
+])
+def test_turns_and_result_of_the_wrong_type_are_malformed(where: str, value, path: str) -> None:
+    """A round's turns that are not a list, a result that is not an object: malformed at their
+    path, never a crash further on."""
+    record = copy.deepcopy(to_record(random_game(random.Random(5), STANDARD, 0)))
+    if where == "turns":
+        record["rounds"][0]["turns"] = value
+    else:
+        record["result"] = value
+    with pytest.raises(MalformedRecordError) as caught:
+        parse_record(record)
+    assert caught.value.path == path, str(caught.value)

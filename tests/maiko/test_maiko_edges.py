@@ -9,7 +9,7 @@ import operator
 import pytest
 
 from hanamikoji.engine.core.errors import InvalidActionError, OptionError
-from hanamikoji.engine.core.game import MalformedRecordError
+from hanamikoji.engine.core.game import IllegalRecordError, MalformedRecordError
 from hanamikoji.engine.maiko import (
     Colour,
     Config,
@@ -101,3 +101,26 @@ def test_colour_and_tutor_reprs_are_python() -> None:
     for member in (*Colour, *Tutor):
         assert repr(member) == f"{type(member).__name__}.{member.name}"
         assert eval(repr(member), {"Colour": Colour, "Tutor": Tutor}) is member
+
+
+@pytest.mark.parametrize("key", ["x", "variant", "Players"])
+def test_an_unknown_option_is_malformed(key: str) -> None:
+    """A record's options are players, colours and removed_colour; any other key is malformed
+    at its path (the schema allows no other), not ignored."""
+    record = json.loads(json.dumps(to_record(random_game(Config.make(3), 2))))
+    record["options"][key] = 1
+    with pytest.raises(MalformedRecordError) as caught:
+        read_record(record)
+    assert caught.value.path == f"$.options.{key}", str(caught.value)
+
+
+@pytest.mark.parametrize("with_turns, with_result", [(True, False), (False, True), (True, True)])
+def test_play_without_a_layout_is_illegal(with_turns: bool, with_result: bool) -> None:
+    """MK-SETUP-5: the layout comes first: turns, or a result, with a null layout are illegal."""
+    final = json.loads(json.dumps(to_record(random_game(Config.make(2), 1))))
+    record = {**final, "layout": None, "turns": final["turns"] if with_turns else []}
+    if not with_result:
+        record.pop("result")
+    with pytest.raises(IllegalRecordError) as caught:
+        read_record(record)
+    assert caught.value.rule == "MK-SETUP-5"
