@@ -17,12 +17,14 @@ from hanamikoji.engine.maiko import (
     Flip,
     Tutor,
     new_game,
+    observe,
     read_record,
     to_record,
 )
 from hanamikoji.engine.maiko.record import make_config
 from hanamikoji.properties.core.cite import checks
-from hanamikoji.properties.maiko.scenarios import random_game
+from hanamikoji.engine.maiko.view import view_to_json
+from hanamikoji.properties.maiko.scenarios import configure, play, random_game, start
 
 
 @pytest.mark.parametrize("config", [None, 2, "maiko", {"players": 2}])
@@ -124,3 +126,11 @@ def test_play_without_a_layout_is_illegal(with_turns: bool, with_result: bool) -
     with pytest.raises(IllegalRecordError) as caught:
         read_record(record)
     assert caught.value.rule == "MK-SETUP-5"
+
+
+def test_a_views_maiko_boards_in_json_name_their_tiles() -> None:
+    """A view's maiko boards in JSON: per player, nine lists (item 0 first) of the tile names on
+    that item space, colours in the book's order."""
+    state = play(start(configure(2, "white,purple"), ["purple-8", "white-8"]), "flip 0", "flip 1")
+    boards = view_to_json(observe(state, 1))["maiko_boards"]
+    assert boards[0] == [[]] * 8 + [["white-8", "purple-8"]] and boards[1] == [[]] * 9
