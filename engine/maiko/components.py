@@ -79,7 +79,6 @@ TOTAL_TOKENS = 16
 #: MK-SETUP-1: the player counts the game takes.
 PLAYER_COUNTS = (2, 3, 4)
 TWO_PLAYER_FRIENDS_REMOVED = 3
-ITEM_NAMES = {0: "kimono", 1: "comb", 2: "bonsai"}  # the three the book names (spec conventions)
 
 #: MK-COMP-3: the item spaces of row r and of column c.
 ROWS: tuple[tuple[int, int, int], ...] = tuple((3 * r, 3 * r + 1, 3 * r + 2) for r in range(3))

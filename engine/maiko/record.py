@@ -270,10 +270,7 @@ def _check_shape(obj: Any) -> None:
         if not isinstance(steps, list) or not steps:
             raise MalformedRecordError(f"{path}.steps", "expected a non-empty list of decisions")
         for k, item in enumerate(steps):
-            try:
-                decision_from_json(item, f"{path}.steps[{k}]")
-            except InvalidActionError as error:
-                raise MalformedRecordError(f"{path}.steps[{k}]", error.message) from None
+            _step_from_json(item, f"{path}.steps[{k}]")
     if "result" in obj:
         result = obj["result"]
         if not isinstance(result, dict) or set(result) != {"winners", "reason", "scores",
@@ -291,6 +288,20 @@ def _check_shape(obj: Any) -> None:
                 raise MalformedRecordError(f"$.result.{key}", "expected a list of whole numbers")
         if not 1 <= len(result["winners"]) <= 4 or not all(0 <= w <= 3 for w in result["winners"]):
             raise MalformedRecordError("$.result.winners", "expected 1 to 4 players (0 to 3)")
+
+
+def _step_from_json(item: Any, path: str) -> Decision:
+    """The decision of a step of a turn; :class:`MalformedRecordError` at ``path`` for anything
+    the schema refuses there, the layout included: it is the record's ``layout``, never a step
+    (MK-SETUP-5), so a layout step is malformed as the schema says, not illegal."""
+    try:
+        decision = decision_from_json(item, path)
+    except InvalidActionError as error:
+        raise MalformedRecordError(path, error.message) from None
+    if isinstance(decision, Layout):
+        raise MalformedRecordError(f"{path}.kind", "expected a player's decision; the layout is "
+                                   "the record's layout field, not a step")
+    return decision
 
 
 def read_record(obj: Any) -> State:
@@ -349,10 +360,7 @@ def read_record(obj: Any) -> State:
             raise MalformedRecordError(f"{path}.steps", "expected a non-empty list of decisions")
         for k, item in enumerate(steps):
             where = {"turn": t, "step": k}
-            try:
-                decision = decision_from_json(item, f"{path}.steps[{k}]")
-            except InvalidActionError as error:
-                raise MalformedRecordError(f"{path}.steps[{k}]", error.message) from None
+            decision = _step_from_json(item, f"{path}.steps[{k}]")
             if state.phase is Phase.OVER:
                 raise IllegalRecordError(f"the game ended before turn {t}, step {k}: "
                                          f"{state.result.reason.value}",  # type: ignore[union-attr]

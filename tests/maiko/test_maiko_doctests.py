@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["hanamikoji.engine.maiko.game_type", "hanamikoji.engine.maiko.game",
+MODULES = ["hanamikoji.engine.maiko.components", "hanamikoji.engine.maiko.actions",
+           "hanamikoji.engine.maiko.game_type", "hanamikoji.engine.maiko.game",
            "hanamikoji.engine.maiko.record", "hanamikoji.engine.maiko.view",
            "hanamikoji.properties.maiko.invariants", "hanamikoji.properties.maiko.sample",
            "hanamikoji.properties.core.suite", "hanamikoji.properties.core.cite",

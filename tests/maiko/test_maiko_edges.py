@@ -1,0 +1,136 @@
+"""Edges of Maiko's engine that whole random games do not reach or do not look at: what
+``new_game`` and the options take, and the bounds their errors tell people."""
+
+from __future__ import annotations
+
+import json
+import operator
+
+import pytest
+
+from hanamikoji.engine.core.errors import InvalidActionError, OptionError
+from hanamikoji.engine.core.game import IllegalRecordError, MalformedRecordError
+from hanamikoji.engine.maiko import (
+    Colour,
+    Config,
+    Danna,
+    Flip,
+    Tutor,
+    new_game,
+    observe,
+    read_record,
+    to_record,
+)
+from hanamikoji.engine.maiko.record import make_config
+from hanamikoji.properties.core.cite import checks
+from hanamikoji.engine.maiko.view import view_to_json
+from hanamikoji.properties.maiko.scenarios import configure, play, random_game, start
+
+
+@pytest.mark.parametrize("config", [None, 2, "maiko", {"players": 2}])
+def test_new_game_takes_only_a_config(config) -> None:
+    """Anything but a Config is an InvalidActionError saying a Config was expected."""
+    with pytest.raises(InvalidActionError) as caught:
+        new_game(config)  # type: ignore[arg-type]
+    assert "expected a maiko Config" in str(caught.value)
+
+
+@checks("MK-SETUP-6")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_first_player_out_of_range_names_the_range(players: int) -> None:
+    """MK-SETUP-6: the first player is 0 to N-1; the error says so for this N."""
+    config = Config.make(players)
+    for first in (-1, players, True, "0"):
+        with pytest.raises(InvalidActionError) as caught:
+            new_game(config, first)  # type: ignore[arg-type]
+        assert caught.value.rule == "MK-SETUP-6"
+        assert f"from 0 to {players - 1}, not {first!r}" in str(caught.value)
+    assert [new_game(config, p).first_player for p in range(players)] == list(range(players))
+
+
+@checks("MK-SETUP-4")
+@pytest.mark.parametrize("removed", [2, 3, True, ["pink"]])
+def test_option_values_are_text(removed) -> None:
+    """MK-SETUP-4: the removed_colour option is a colour's name (or ''), never a number that
+    Config.make would take as a colour: 2 is not pink."""
+    with pytest.raises(OptionError) as caught:
+        make_config({"players": 2, "colours": "", "removed_colour": removed})
+    assert "option removed_colour takes a colour name" in str(caught.value)
+    with pytest.raises(OptionError) as caught:
+        make_config({"players": 2, "colours": removed, "removed_colour": ""})
+    assert "option colours takes names" in str(caught.value)
+    assert make_config({"players": 2, "colours": "", "removed_colour": "pink"}) == Config.make(2)
+
+
+@pytest.mark.parametrize("turns", [5, "ab", {"player": 0}, None])
+def test_turns_that_are_not_a_list_are_malformed_at_turns(turns) -> None:
+    """A record's ``turns`` that is not a list is malformed at ``$.turns`` (not at one of its
+    characters, and never a TypeError), before or after the layout."""
+    for players, seed in ((2, 1), (3, 2)):
+        record = json.loads(json.dumps(to_record(random_game(Config.make(players), seed))))
+        record["turns"] = turns
+        with pytest.raises(MalformedRecordError) as caught:
+            read_record(record)
+        assert caught.value.path == "$.turns", str(caught.value)
+
+
+@pytest.mark.parametrize("key, value", [("scores", ["3", 2]), ("own_colour", [True, 0]),
+                                        ("winners", [0.5]), ("scores", [None, 1])])
+def test_result_lists_hold_whole_numbers(key: str, value) -> None:
+    """A recorded result's winners, scores and own-colour counts are lists of whole numbers:
+    text, booleans, fractions and null are malformed there."""
+    record = json.loads(json.dumps(to_record(random_game(Config.make(2), 1))))
+    record["result"][key] = value
+    with pytest.raises(MalformedRecordError) as caught:
+        read_record(record)
+    assert caught.value.path == f"$.result.{key}", str(caught.value)
+
+
+def test_decisions_order_among_themselves_only() -> None:
+    """Decisions compare by kind, then fields, under each of < <= > >=; against anything else
+    the comparison is a TypeError, as for any two unrelated Python values."""
+    small, large = Flip(2), Danna(0)
+    assert small < large and small <= large and large > small and large >= small
+    assert small <= Flip(2) and small >= Flip(2) and not small < Flip(2)
+    for other in (3, "flip 2", None, (1, 2)):
+        for compare in (operator.lt, operator.le, operator.gt, operator.ge):
+            with pytest.raises(TypeError):
+                compare(small, other)
+
+
+def test_colour_and_tutor_reprs_are_python() -> None:
+    """The reprs of colours and tutors are expressions that give them back."""
+    for member in (*Colour, *Tutor):
+        assert repr(member) == f"{type(member).__name__}.{member.name}"
+        assert eval(repr(member), {"Colour": Colour, "Tutor": Tutor}) is member
+
+
+@pytest.mark.parametrize("key", ["x", "variant", "Players"])
+def test_an_unknown_option_is_malformed(key: str) -> None:
+    """A record's options are players, colours and removed_colour; any other key is malformed
+    at its path (the schema allows no other), not ignored."""
+    record = json.loads(json.dumps(to_record(random_game(Config.make(3), 2))))
+    record["options"][key] = 1
+    with pytest.raises(MalformedRecordError) as caught:
+        read_record(record)
+    assert caught.value.path == f"$.options.{key}", str(caught.value)
+
+
+@pytest.mark.parametrize("with_turns, with_result", [(True, False), (False, True), (True, True)])
+def test_play_without_a_layout_is_illegal(with_turns: bool, with_result: bool) -> None:
+    """MK-SETUP-5: the layout comes first: turns, or a result, with a null layout are illegal."""
+    final = json.loads(json.dumps(to_record(random_game(Config.make(2), 1))))
+    record = {**final, "layout": None, "turns": final["turns"] if with_turns else []}
+    if not with_result:
+        record.pop("result")
+    with pytest.raises(IllegalRecordError) as caught:
+        read_record(record)
+    assert caught.value.rule == "MK-SETUP-5"
+
+
+def test_a_views_maiko_boards_in_json_name_their_tiles() -> None:
+    """A view's maiko boards in JSON: per player, nine lists (item 0 first) of the tile names on
+    that item space, colours in the book's order."""
+    state = play(start(configure(2, "white,purple"), ["purple-8", "white-8"]), "flip 0", "flip 1")
+    boards = view_to_json(observe(state, 1))["maiko_boards"]
+    assert boards[0] == [[]] * 8 + [["white-8", "purple-8"]] and boards[1] == [[]] * 9
