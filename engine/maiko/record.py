@@ -40,7 +40,7 @@ from .actions import (
     Sweep,
 )
 from .components import NUM_ITEMS, TOTAL_TILES, Colour, Config, parse_tile, tile_name
-from .game import Phase, Reason, Result, State, apply, new_game
+from .game import Draft, Phase, Reason, Result, State, new_game
 
 FORMAT = "maiko-record/1"
 _REASON_RULE = {Reason.FULL_BOARD: "MK-END-2", Reason.NO_FACE_DOWN: "MK-END-4",
@@ -217,10 +217,11 @@ COLOURS_PATTERN = r"^((white|purple|pink|green)(,(white|purple|pink|green)){1,3}
 _COLOURS_PATTERN = re.compile(COLOURS_PATTERN)
 
 
-def _check_shape(obj: Any) -> None:
+def _check_shape(obj: Any) -> list[list[Decision]]:
     """Everything spec/maiko/record.schema.json checks, before any rule: the shape, types and
     ranges of the whole record, so that a record the schema refuses is malformed wherever the
-    fault lies, never illegal because an earlier turn broke a rule."""
+    fault lies, never illegal because an earlier turn broke a rule. Returns the decisions of
+    each turn, parsed once."""
     if not isinstance(obj, dict):
         raise MalformedRecordError("$", "expected a record object")
     if obj.get("format") != FORMAT:
@@ -261,6 +262,7 @@ def _check_shape(obj: Any) -> None:
     turns = obj["turns"]
     if not isinstance(turns, list):
         raise MalformedRecordError("$.turns", "expected a list of turns")
+    parsed: list[list[Decision]] = []
     for t, turn in enumerate(turns):
         path = f"$.turns[{t}]"
         if not isinstance(turn, dict) or set(turn) != {"player", "steps"}:
@@ -269,11 +271,13 @@ def _check_shape(obj: Any) -> None:
         steps = turn["steps"]
         if not isinstance(steps, list) or not steps:
             raise MalformedRecordError(f"{path}.steps", "expected a non-empty list of decisions")
+        decisions = []
         for k, item in enumerate(steps):
             try:
-                decision_from_json(item, f"{path}.steps[{k}]")
+                decisions.append(decision_from_json(item, f"{path}.steps[{k}]"))
             except InvalidActionError as error:
                 raise MalformedRecordError(f"{path}.steps[{k}]", error.message) from None
+        parsed.append(decisions)
     if "result" in obj:
         result = obj["result"]
         if not isinstance(result, dict) or set(result) != {"winners", "reason", "scores",
@@ -291,6 +295,7 @@ def _check_shape(obj: Any) -> None:
                 raise MalformedRecordError(f"$.result.{key}", "expected a list of whole numbers")
         if not 1 <= len(result["winners"]) <= 4 or not all(0 <= w <= 3 for w in result["winners"]):
             raise MalformedRecordError("$.result.winners", "expected 1 to 4 players (0 to 3)")
+    return parsed
 
 
 def read_record(obj: Any) -> State:
@@ -300,7 +305,7 @@ def read_record(obj: Any) -> State:
     :class:`IllegalRecordError` (with the rule, turn and step) when it records what the rules
     forbid, including a result other than the engine's.
     """
-    _check_shape(obj)
+    parsed = _check_shape(obj)
     options = obj["options"]
     players = _malformed_int(options.get("players"), "$.options.players", 2, 4)
     try:
@@ -334,41 +339,35 @@ def read_record(obj: Any) -> State:
         except InvalidActionError as error:
             raise MalformedRecordError(f"$.layout[{index}]",
                                        f"expected a tile, not {_show(value)}") from error
+    # One mutable draft for the whole replay; frozen once, at the end (the same State as
+    # applying each decision in turn: tests/properties/test_fast_engines.py).
+    draft = Draft.of(state)
     try:
-        state = apply(state, Layout(tuple(tiles)))
+        draft.play(Layout(tuple(tiles)))
     except GameError as error:
         raise IllegalRecordError(f"layout: {error.message}", error.rule,
                                  {"turn": None, "step": None}) from None
     for t, turn in enumerate(turns):
-        path = f"$.turns[{t}]"
-        if not isinstance(turn, dict) or set(turn) != {"player", "steps"}:
-            raise MalformedRecordError(path, "expected an object with player and steps")
-        declared = _malformed_int(turn["player"], f"{path}.player", 0, 3)
-        steps = turn["steps"]
-        if not isinstance(steps, list) or not steps:
-            raise MalformedRecordError(f"{path}.steps", "expected a non-empty list of decisions")
-        for k, item in enumerate(steps):
+        declared = turn["player"]
+        for k, decision in enumerate(parsed[t]):
             where = {"turn": t, "step": k}
-            try:
-                decision = decision_from_json(item, f"{path}.steps[{k}]")
-            except InvalidActionError as error:
-                raise MalformedRecordError(f"{path}.steps[{k}]", error.message) from None
-            if state.phase is Phase.OVER:
+            if draft.phase is Phase.OVER:
                 raise IllegalRecordError(f"the game ended before turn {t}, step {k}: "
-                                         f"{state.result.reason.value}",  # type: ignore[union-attr]
+                                         f"{draft.result.reason.value}",  # type: ignore[union-attr]
                                          "MK-END-5", where)
-            if state.turn != t:
+            if draft.turn != t:
                 rule = "MK-TURN-2"
-                message = (f"turn {state.turn} is not over: the record starts turn {t}" if k == 0
+                message = (f"turn {draft.turn} is not over: the record starts turn {t}" if k == 0
                            else f"turn {t} ended before this step")
                 raise IllegalRecordError(message, rule, where)
-            if declared != state.current:
-                raise IllegalRecordError(f"turn {t} is player {state.current}'s, not player "
+            if declared != draft.current:
+                raise IllegalRecordError(f"turn {t} is player {draft.current}'s, not player "
                                          f"{declared}'s", "MK-TURN-1", where)
             try:
-                state = apply(state, decision)
+                draft.play(decision)
             except (IllegalActionError, InvalidActionError) as error:
                 raise IllegalRecordError(error.message, error.rule, where) from None
+    state = draft.freeze()
     if "result" in obj:
         _check_result(state, obj["result"], {"turn": len(turns) - 1 if turns else None,
                                              "step": None})

@@ -1,0 +1,107 @@
+"""The fast paths of the engines agree with their plain immutable references at every step.
+
+Maiko plays a whole game in one mutable :class:`~hanamikoji.engine.maiko.game.Draft` (random
+games, record replays) with an incremental index of the face-down spaces; its reference
+(:mod:`hanamikoji.engine.maiko.reference`) copies the state at every decision and rescans every
+space. On games drawn by Hypothesis (2, 3 and 4 players, uniform play or play that makes pairs so
+that boards fill, rows and columns complete and the last turns are reached), every step must give
+the same state, the same legal decisions, the same views and the same result, and a decision
+the rules refuse must be refused with the same error and leave the draft as it was.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanamikoji.engine.core.errors import GameError
+from hanamikoji.engine.maiko import GAME as MAIKO
+from hanamikoji.engine.maiko import game as fast
+from hanamikoji.engine.maiko import reference
+from hanamikoji.engine.maiko.components import Config, PLAYER_COUNTS
+from hanamikoji.engine.maiko.record import read_record, to_record
+from hanamikoji.engine.maiko.view import observe
+from hanamikoji.properties.core.cite import checks
+
+#: Decisions of every kind, legal or not, tried against both paths.
+_ANY_DECISION = (fast._FLIPS + fast._DANNAS + fast._LOOKS + sum(fast._OKASANS, ()) + fast._SABANTOS
+                 + sum(fast._SWEEPS, ()) + (fast._STOP, fast._END_TURN))
+
+
+def _outcome(play, *args):
+    """What a transition gives: its state, or the error it raises (type, message, rule)."""
+    try:
+        return play(*args), None
+    except GameError as error:
+        return None, (type(error), error.message, error.rule)
+
+
+def _scanned_down(state: fast.State) -> list[int]:
+    return [s for s, v in enumerate(state.spaces) if v == fast.DOWN]
+
+
+@checks("MK-TUTOR-3", "MK-END-4", "MK-STATIC-2")
+@settings(max_examples=30, deadline=None)
+@given(players=st.sampled_from(PLAYER_COUNTS), first=st.integers(0, 3), seed=st.integers(0, 2**32),
+       pairs=st.booleans(), probes=st.integers(1, 8))
+def test_maiko_draft_agrees_with_the_reference_at_every_step(players, first, seed, pairs, probes):
+    """Same states, legal decisions (MK-TUTOR-3: the menu of visits), views and results (MK-END-4,
+    MK-STATIC-2 among the ends) along a whole game; refusals identical and harmless."""
+    config = Config.make(players)
+    first %= players
+    rng = random.Random(seed)
+    state = fast.new_game(config, first)
+    draft = fast.Draft.of(state)
+    layout = fast.random_layout(config, rng)
+    state = reference.apply(state, layout)
+    draft.play(layout)
+    step = 0
+    while True:
+        frozen = draft.freeze()
+        assert frozen == state
+        assert draft.down == _scanned_down(state)
+        menu = reference.legal_actions(state)
+        assert tuple(draft.legal()) == menu == fast.legal_actions(state)
+        if step % 50 == 0 or not menu:
+            for player in range(players):
+                assert observe(frozen, player) == observe(state, player)
+        if not menu:
+            break
+        for _ in range(probes if step % 7 == 0 else 0):
+            probe = rng.choice(_ANY_DECISION)
+            expected = _outcome(reference.apply, state, probe)
+            assert _outcome(fast.apply, state, probe) == expected
+            if expected[1] is not None:
+                before = draft.freeze()
+                assert _outcome(draft.play, probe)[1] == expected[1]
+                assert draft.freeze() == before and draft.down == _scanned_down(before)
+        decision = (pairs and MAIKO.diff_plan(state)) or rng.choice(menu)
+        state = reference.apply(state, decision)
+        draft.play(decision)
+        step += 1
+    assert state.result is not None and draft.result == state.result
+    assert read_record(to_record(state)) == state
+
+
+@checks("MK-SETUP-5")
+@settings(max_examples=10, deadline=None)
+@given(players=st.sampled_from(PLAYER_COUNTS), first=st.integers(0, 3), seed=st.integers(0, 2**32),
+       limit=st.none() | st.integers(0, 400))
+def test_maiko_random_game_is_the_generic_loop_over_the_reference(players, first, seed, limit):
+    """MK-SETUP-5: the one-draft random game draws the same layout and the same decisions from
+    the same ``rng`` as the core's loop over the reference's apply, so simulate's games (and their
+    records) are the same."""
+    config = Config.make(players)
+    first %= players
+    expected = fast.new_game(config, first)
+    rng = random.Random(seed)
+    expected = reference.apply(expected, fast.random_layout(config, rng))
+    count = 1
+    while expected.result is None and (limit is None or count < limit):
+        expected = reference.apply(expected, rng.choice(reference.legal_actions(expected)))
+        count += 1
+    if limit == 0:
+        expected = fast.new_game(config, first)
+    assert MAIKO.random_game(random.Random(seed), config, first, limit) == expected
