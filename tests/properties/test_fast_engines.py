@@ -1,5 +1,8 @@
 """The fast paths of the engines agree with their plain immutable references at every step.
 
+Hanamikoji plays random games and record replays in one mutable
+:class:`~hanamikoji.engine.hanamikoji.game.Draft`; its reference is the immutable ``apply``.
+
 Maiko plays a whole game in one mutable :class:`~hanamikoji.engine.maiko.game.Draft` (random
 games, record replays) with an incremental index of the face-down spaces; its reference
 (:mod:`hanamikoji.engine.maiko.reference`) copies the state at every decision and rescans every
@@ -17,6 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.engine.core.errors import GameError
+from hanamikoji.engine.hanamikoji import cards as hk_cards
+from hanamikoji.engine.hanamikoji import game as hk
+from hanamikoji.engine.hanamikoji.actions import ALL_KINDS, CompetitionPick, GiftPick
+from hanamikoji.engine.hanamikoji.record import read_record as hk_read_record
+from hanamikoji.engine.hanamikoji.record import to_record as hk_to_record
+from hanamikoji.engine.hanamikoji.rules import PRESETS
 from hanamikoji.engine.maiko import GAME as MAIKO
 from hanamikoji.engine.maiko import game as fast
 from hanamikoji.engine.maiko import reference
@@ -105,3 +114,59 @@ def test_maiko_random_game_is_the_generic_loop_over_the_reference(players, first
     if limit == 0:
         expected = fast.new_game(config, first)
     assert MAIKO.random_game(random.Random(seed), config, first, limit) == expected
+
+
+# --- Hanamikoji -----------------------------------------------------------------------------
+
+#: Every action of any hand, every answer to any offer: tried against both paths.
+_HK_ANY = (hk.action_menu(hk_cards.FULL_DECK, ALL_KINDS)
+           + tuple(GiftPick(g) for g in hk_cards.GEISHA)
+           + tuple(CompetitionPick(p) for p in hk_cards.sub_multisets(hk_cards.FULL_DECK, 2)))
+
+
+@checks("TURN-3", "ACT-GIFT-2", "ACT-COMP-2", "DEAL-1", "END-2")
+@settings(max_examples=60, deadline=None)
+@given(variant=st.sampled_from(sorted(PRESETS)), first=st.integers(0, 1),
+       seed=st.integers(0, 2**32), probes=st.integers(1, 6))
+def test_hanamikoji_draft_agrees_with_apply_at_every_step(variant, first, seed, probes):
+    """The one-draft path of random games and record replays against the immutable ``apply``:
+    the same states, legal decisions (TURN-3, ACT-GIFT-2, ACT-COMP-2), views and result, and the
+    same refusals (DEAL-1, END-2 among them), leaving the draft as it was."""
+    rules = PRESETS[variant]
+    rng = random.Random(seed)
+    state = hk.new_game(rules, first)
+    draft = hk.Draft.of(state)
+    while True:
+        frozen = draft.freeze()
+        assert frozen == state
+        menu = hk.legal_actions(state)
+        assert draft.legal() == menu
+        for player in (0, 1):
+            assert hk.observe(frozen, player) == hk.observe(state, player)
+        pool = _HK_ANY + (hk.random_deal(rng),)
+        for _ in range(probes):
+            probe = rng.choice(pool)
+            expected = _outcome(hk.apply, state, probe)
+            if expected[1] is not None:
+                assert _outcome(draft.play, probe)[1] == expected[1]
+                assert draft.freeze() == frozen
+        if state.phase is hk.Phase.OVER:
+            break
+        decision = hk.random_deal(rng) if state.phase is hk.Phase.DEAL else rng.choice(menu)
+        state = hk.apply(state, decision)
+        draft.play(decision)
+    assert state.result is not None and draft.result == state.result
+    assert hk_read_record(hk_to_record(state)) == state
+    assert hk.random_game(random.Random(seed), rules, first) == _plain_random_game(seed, rules, first)
+
+
+def _plain_random_game(seed: int, rules, first: int) -> hk.State:
+    """The random game as the immutable path plays it (the same draws from the same seed)."""
+    rng = random.Random(seed)
+    state = hk.new_game(rules, first)
+    while state.phase is not hk.Phase.OVER:
+        if state.phase is hk.Phase.DEAL:
+            state = hk.apply(state, hk.random_deal(rng))
+        else:
+            state = hk.apply(state, rng.choice(hk.legal_actions(state)))
+    return state
