@@ -39,8 +39,23 @@ from .actions import (
     Sabanto,
     Sweep,
 )
-from .components import NUM_ITEMS, TOTAL_TILES, Colour, Config, parse_tile, tile_name
-from .game import Draft, Phase, Reason, Result, State, new_game
+from .components import NUM_COLOURS, NUM_ITEMS, TOTAL_TILES, Colour, Config, parse_tile, tile_name
+from .game import (  # the shared decision values of the engine's menus
+    _DANNAS,
+    _END_TURN,
+    _FLIPS,
+    _LOOKS,
+    _OKASANS,
+    _SABANTOS,
+    _STOP,
+    _SWEEPS,
+    Draft,
+    Phase,
+    Reason,
+    Result,
+    State,
+    new_game,
+)
 
 FORMAT = "maiko-record/1"
 _REASON_RULE = {Reason.FULL_BOARD: "MK-END-2", Reason.NO_FACE_DOWN: "MK-END-4",
@@ -116,7 +131,47 @@ def _colour(obj: dict[str, Any], key: str, optional: bool, path: str) -> Colour 
 
 
 def decision_from_json(obj: Any, path: str = "$") -> Decision:
-    """The decision written ``obj``; :class:`InvalidActionError` naming the JSON path otherwise."""
+    """The decision written ``obj``; :class:`InvalidActionError` naming the JSON path otherwise.
+
+    A decision in its usual form (the keys of its kind, in-range values) is looked up among the
+    engine's shared decision values at once; anything else takes the checked path, which names
+    the fault."""
+    kind = obj.get("kind") if type(obj) is dict else None
+    if type(kind) is str:
+        size = len(obj)
+        by_space = _BY_SPACE.get(kind)
+        if by_space is not None:
+            space = obj.get("space")
+            if size == 2 and type(space) is int and 0 <= space < TOTAL_TILES:
+                return by_space[space]
+        elif size == 1 and kind in _BARE:
+            return _BARE[kind]
+        elif size == 3:
+            item = obj.get("item")
+            if type(item) is int and 0 <= item < NUM_ITEMS:
+                if kind == "sweep" and "colour" in obj:
+                    colour = obj["colour"]
+                    if colour is None:
+                        return _SWEEPS[item][0]
+                    if type(colour) is str and colour in _COLOUR_BY_NAME:
+                        return _SWEEPS[item][_COLOUR_BY_NAME[colour] + 1]
+                elif kind == "sabanto":
+                    colour = obj.get("colour")
+                    if type(colour) is str and colour in _COLOUR_BY_NAME:
+                        return _SABANTOS[item * NUM_COLOURS + _COLOUR_BY_NAME[colour]]
+                elif kind == "oka-san":
+                    owner = obj.get("owner")
+                    if type(owner) is int and 0 <= owner <= 3:
+                        return _OKASANS[owner][item]
+    return _checked_decision(obj, path)
+
+
+_BY_SPACE = {"flip": _FLIPS, "danna": _DANNAS, "one-san": _LOOKS}
+_BARE = {"one-san-stop": _STOP, "end-turn": _END_TURN}
+_COLOUR_BY_NAME = {c.label: c for c in Colour}
+
+
+def _checked_decision(obj: Any, path: str) -> Decision:
     if not isinstance(obj, dict):
         raise InvalidActionError(f"{path}: expected a decision object, not {json.dumps(obj)[:40]}")
     label = obj.get("kind")
@@ -256,7 +311,7 @@ def _check_shape(obj: Any) -> list[list[Decision]]:
         if not isinstance(layout, list) or not 60 <= len(layout) <= 81:
             raise MalformedRecordError("$.layout", "expected null or a list of 60 to 81 tiles")
         for index, value in enumerate(layout):
-            if value not in _TILE_NAMES:
+            if type(value) is not str or value not in _TILE_CODES:
                 raise MalformedRecordError(f"$.layout[{index}]",
                                            f"expected a tile, not {_show(value)}")
     turns = obj["turns"]
@@ -332,18 +387,12 @@ def read_record(obj: Any) -> State:
         return state
     if not isinstance(layout, list):
         raise MalformedRecordError("$.layout", "expected a list of tiles")
-    tiles: list[int] = []
-    for index, value in enumerate(layout):
-        try:
-            tiles.append(_tile(value, f"$.layout[{index}]"))
-        except InvalidActionError as error:
-            raise MalformedRecordError(f"$.layout[{index}]",
-                                       f"expected a tile, not {_show(value)}") from error
+    tiles = tuple(map(_TILE_CODES.__getitem__, layout))  # every name checked by _check_shape
     # One mutable draft for the whole replay; frozen once, at the end (the same State as
     # applying each decision in turn: tests/properties/test_fast_engines.py).
     draft = Draft.of(state)
     try:
-        draft.play(Layout(tuple(tiles)))
+        draft.play(Layout(tiles))
     except GameError as error:
         raise IllegalRecordError(f"layout: {error.message}", error.rule,
                                  {"turn": None, "step": None}) from None
@@ -401,6 +450,7 @@ def _check_result(state: State, result: Any, where: dict[str, Any]) -> None:
 # --- the schema -----------------------------------------------------------------------------
 
 _TILE_NAMES = [tile_name(c * NUM_ITEMS + i) for c in range(4) for i in range(NUM_ITEMS)] + ["friend"]
+_TILE_CODES = {name: parse_tile(name) for name in _TILE_NAMES}
 _COLOUR_NAMES = [c.label for c in Colour]
 
 

@@ -170,3 +170,24 @@ def _plain_random_game(seed: int, rules, first: int) -> hk.State:
         else:
             state = hk.apply(state, rng.choice(hk.legal_actions(state)))
     return state
+
+
+_JSON_VALUES = (st.none() | st.booleans() | st.integers(-2, 90) | st.floats(allow_nan=False)
+                | st.sampled_from(["flip", "danna", "one-san", "one-san-stop", "end-turn", "sweep",
+                                   "sabanto", "oka-san", "layout", "white", "pink", "Pink",
+                                   "GREEN", "purple", "", "friend"])
+                | st.lists(st.integers(0, 3), max_size=2))
+
+
+@checks("MK-COMP-5")
+@settings(max_examples=300, deadline=None)
+@given(obj=st.dictionaries(st.sampled_from(["kind", "space", "item", "colour", "owner", "tiles",
+                                            "x"]), _JSON_VALUES, max_size=4)
+       | _JSON_VALUES)
+def test_maiko_decisions_parse_the_same_by_the_quick_and_the_checked_path(obj):
+    """MK-COMP-5 (spaces in range) and the rest of a decision's JSON: the quick lookup of
+    decisions in their usual form gives what the checked path gives, and anything else is
+    refused with the checked path's error."""
+    from hanamikoji.engine.maiko import record
+
+    assert _outcome(record.decision_from_json, obj) == _outcome(record._checked_decision, obj, "$")
