@@ -263,6 +263,7 @@ def _malformed_int(value: Any, path: str, low: int, high: int) -> int:
 
 
 _KEYS = {"format", "options", "first_player", "layout", "turns", "result"}
+_TURN_KEYS = {"player", "steps"}
 
 
 #: The colours option: "" or 2 to 4 names. It ends with "nothing follows", not "$": "$" matches
@@ -319,19 +320,26 @@ def _check_shape(obj: Any) -> list[list[Decision]]:
         raise MalformedRecordError("$.turns", "expected a list of turns")
     parsed: list[list[Decision]] = []
     for t, turn in enumerate(turns):
-        path = f"$.turns[{t}]"
-        if not isinstance(turn, dict) or set(turn) != {"player", "steps"}:
-            raise MalformedRecordError(path, "expected an object with player and steps")
-        _malformed_int(turn["player"], f"{path}.player", 0, 3)
+        if not isinstance(turn, dict) or turn.keys() != _TURN_KEYS:
+            raise MalformedRecordError(f"$.turns[{t}]", "expected an object with player and steps")
+        player = turn["player"]
+        if type(player) is not int or not 0 <= player <= 3:
+            _malformed_int(player, f"$.turns[{t}].player", 0, 3)
         steps = turn["steps"]
         if not isinstance(steps, list) or not steps:
-            raise MalformedRecordError(f"{path}.steps", "expected a non-empty list of decisions")
+            raise MalformedRecordError(f"$.turns[{t}].steps",
+                                       "expected a non-empty list of decisions")
         decisions = []
         for k, item in enumerate(steps):
             try:
-                decisions.append(decision_from_json(item, f"{path}.steps[{k}]"))
-            except InvalidActionError as error:
-                raise MalformedRecordError(f"{path}.steps[{k}]", error.message) from None
+                decisions.append(decision_from_json(item, "$"))
+            except InvalidActionError:  # again, for the message with the path
+                try:
+                    decision_from_json(item, f"$.turns[{t}].steps[{k}]")
+                except InvalidActionError as error:
+                    raise MalformedRecordError(f"$.turns[{t}].steps[{k}]",
+                                               error.message) from None
+                raise  # pragma: no cover (the same input, the same verdict)
         parsed.append(decisions)
     if "result" in obj:
         result = obj["result"]
@@ -396,26 +404,26 @@ def read_record(obj: Any) -> State:
     except GameError as error:
         raise IllegalRecordError(f"layout: {error.message}", error.rule,
                                  {"turn": None, "step": None}) from None
+    over = Phase.OVER
     for t, turn in enumerate(turns):
         declared = turn["player"]
         for k, decision in enumerate(parsed[t]):
-            where = {"turn": t, "step": k}
-            if draft.phase is Phase.OVER:
+            if draft.phase is over:
                 raise IllegalRecordError(f"the game ended before turn {t}, step {k}: "
                                          f"{draft.result.reason.value}",  # type: ignore[union-attr]
-                                         "MK-END-5", where)
+                                         "MK-END-5", {"turn": t, "step": k})
             if draft.turn != t:
-                rule = "MK-TURN-2"
                 message = (f"turn {draft.turn} is not over: the record starts turn {t}" if k == 0
                            else f"turn {t} ended before this step")
-                raise IllegalRecordError(message, rule, where)
+                raise IllegalRecordError(message, "MK-TURN-2", {"turn": t, "step": k})
             if declared != draft.current:
                 raise IllegalRecordError(f"turn {t} is player {draft.current}'s, not player "
-                                         f"{declared}'s", "MK-TURN-1", where)
+                                         f"{declared}'s", "MK-TURN-1", {"turn": t, "step": k})
             try:
                 draft.play(decision)
             except (IllegalActionError, InvalidActionError) as error:
-                raise IllegalRecordError(error.message, error.rule, where) from None
+                raise IllegalRecordError(error.message, error.rule,
+                                         {"turn": t, "step": k}) from None
     state = draft.freeze()
     if "result" in obj:
         _check_result(state, obj["result"], {"turn": len(turns) - 1 if turns else None,

@@ -73,6 +73,8 @@ def test_maiko_draft_agrees_with_the_reference_at_every_step(players, first, see
         assert draft.down == _scanned_down(state)
         menu = reference.legal_actions(state)
         assert tuple(draft.legal()) == menu == fast.legal_actions(state)
+        if menu:
+            assert draft.choose(random.Random(step)) == random.Random(step).choice(menu)
         if step % 50 == 0 or not menu:
             for player in range(players):
                 assert observe(frozen, player) == observe(state, player)
