@@ -597,7 +597,7 @@ class Draft:
             raise IllegalActionError(
                 f"player {1 - self.active} must first answer the pending {self.pending!r}",
                 "TURN-4")
-        player = self.active
+        player = (self.first_player + self.round + self.turn) % 2  # TURN-1
         kind = action.kind
         used = self.used[player]
         if kind in used:
@@ -649,7 +649,7 @@ class Draft:
                 raise IllegalActionError(
                     f"player {1 - self.active} {what} the competition sets {sets}", "ACT-COMP-2")
             taken = pick.pair
-        player = self.active
+        player = (self.first_player + self.round + self.turn) % 2  # TURN-1
         taken_counts = _played_counts(taken)
         kept = C.sub(_played_counts(offer.cards), taken_counts)
         sides = self.sides

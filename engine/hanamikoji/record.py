@@ -160,9 +160,13 @@ def _int(value: Any, path: str, lo: int, hi: int, what: str) -> int:
 _GEISHA_NUMBERS = frozenset(range(C.NUM_GEISHA))
 
 
+_INT = frozenset({int})
+
+
 def _card_list(value: Any, path: str, n: int, what: str) -> list[int]:
     if type(value) is list and len(value) == n:
-        if all(type(v) is int and v in _GEISHA_NUMBERS for v in value):
+        # In C: every item an int (not a bool, not a float) and a geisha number.
+        if _INT.issuperset(map(type, value)) and _GEISHA_NUMBERS.issuperset(value):
             return value
         return [_int(v, f"{path}[{i}]", 0, C.NUM_GEISHA - 1, "a geisha number")
                 for i, v in enumerate(value)]
@@ -245,7 +249,7 @@ def _parse_round(obj: Any, path: str) -> ParsedRound:
     if type(turns) is not list:
         raise MalformedRecordError(f"{path}.turns", f"expected a list of turns, got {_show(turns)}")
     return ParsedRound(
-        Deal(removed, parsed_hands, draws),
+        Deal.checked(removed, parsed_hands, draws),
         tuple(_parse_turn(t, f"{path}.turns[{i}]") for i, t in enumerate(turns)))
 
 

@@ -193,3 +193,22 @@ def test_maiko_decisions_parse_the_same_by_the_quick_and_the_checked_path(obj):
     from hanamikoji.engine.maiko import record
 
     assert _outcome(record.decision_from_json, obj) == _outcome(record._checked_decision, obj, "$")
+
+
+@checks("DEAL-1")
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32), shuffle=st.booleans())
+def test_hanamikoji_checked_deals_are_the_deals_the_converters_build(seed, shuffle):
+    """DEAL-1: a deal a record reader has checked, built without the converters, is equal to
+    (and hashes as, and writes as) the deal the public constructor builds."""
+    from hanamikoji.engine.hanamikoji.actions import Deal
+
+    rng = random.Random(seed)
+    deal = hk.random_deal(rng)
+    hands = [list(hand) for hand in deal.hands]
+    if shuffle:
+        for hand in hands:
+            rng.shuffle(hand)
+    built = Deal(deal.removed, hands, list(deal.draws))
+    checked = Deal.checked(deal.removed, hands, list(deal.draws))
+    assert checked == built and hash(checked) == hash(built) and repr(checked) == repr(built)
