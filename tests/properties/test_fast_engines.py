@@ -32,6 +32,7 @@ from hanamikoji.engine.maiko import reference
 from hanamikoji.engine.maiko.components import Config, PLAYER_COUNTS
 from hanamikoji.engine.maiko.record import read_record, to_record
 from hanamikoji.engine.maiko.view import observe
+from hanamikoji.oracle.maiko.diff import plan as pair_plan
 from hanamikoji.properties.core.cite import checks
 
 #: Decisions of every kind, legal or not, tried against both paths.
@@ -88,7 +89,7 @@ def test_maiko_draft_agrees_with_the_reference_at_every_step(players, first, see
                 before = draft.freeze()
                 assert _outcome(draft.play, probe)[1] == expected[1]
                 assert draft.freeze() == before and draft.down == _scanned_down(before)
-        decision = (pairs and MAIKO.diff_plan(state)) or rng.choice(menu)
+        decision = (pairs and pair_plan(state)) or rng.choice(menu)
         state = reference.apply(state, decision)
         draft.play(decision)
         step += 1
