@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import ClassVar, Union
+from typing import Any, ClassVar, Union
 
 import attrs
 
@@ -200,6 +200,17 @@ class Deal(_Decision):
     hands: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(converter=_hands)
     draws: tuple[int, ...] = attrs.field(converter=_draws)
     _rank: ClassVar[int] = -1
+
+    @classmethod
+    def checked(cls, removed: int, hands: Any, draws: Any) -> "Deal":
+        """The deal of values a reader has already checked (geisha numbers, two hands of six,
+        eight draws), built without the converters' second check; hands are sorted as the
+        converters sort them."""
+        deal = object.__new__(cls)
+        object.__setattr__(deal, "removed", removed)
+        object.__setattr__(deal, "hands", (tuple(sorted(hands[0])), tuple(sorted(hands[1]))))
+        object.__setattr__(deal, "draws", tuple(draws))
+        return deal
 
     def multiset(self) -> Cards:
         """All the cards of the deal, as counts."""

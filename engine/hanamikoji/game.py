@@ -489,12 +489,219 @@ def replay(decisions: tuple[Decision, ...] | list[Decision], rules: Rules = STAN
     return state
 
 
-def random_game(rng: random.Random, rules: Rules = STANDARD, first_player: int = 0) -> State:
-    """A whole game: random deals, and every decision uniform over :func:`legal_actions`."""
-    state = new_game(rules, first_player)
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.DEAL:
-            state = apply(state, random_deal(rng))
+# --- the fast path: one mutable draft for a whole playout or replay ------------------------
+
+_DEAL, _ACTION, _RESPONSE, _OVER = Phase.DEAL, Phase.ACTION, Phase.RESPONSE, Phase.OVER
+_SECRET, _TRADE_OFF = ActionKind.SECRET, ActionKind.TRADE_OFF
+
+
+class Draft:
+    """A game being played, mutable, for the length of a random playout or a record replay;
+    frozen into a :class:`State` only when one is asked for (:meth:`freeze`). :meth:`play`
+    applies a decision in place with the rules and errors of :func:`apply`, which stays the plain
+    immutable path (and the reference a property checks this against at every step:
+    tests/properties/test_fast_engines.py). On an error the draft is unchanged.
+    """
+
+    __slots__ = ("rules", "first_player", "round", "phase", "turn", "markers", "removed",
+                 "hands", "deck", "used", "secrets", "trade_offs", "sides", "pending", "scores",
+                 "result", "base_history", "history")
+
+    @classmethod
+    def of(cls, s: State) -> "Draft":
+        d = cls.__new__(cls)
+        d.rules = s.rules
+        d.first_player = s.first_player
+        d.round = s.round
+        d.phase = s.phase
+        d.turn = s.turn
+        d.markers = s.markers
+        d.removed = s.removed
+        d.hands = list(s.hands)
+        d.deck = s.deck
+        d.used = list(s.used)
+        d.secrets = list(s.secrets)
+        d.trade_offs = list(s.trade_offs)
+        d.sides = list(s.sides)
+        d.pending = s.pending
+        d.scores = s.scores
+        d.result = s.result
+        d.base_history = s.history
+        d.history = []
+        return d
+
+    def freeze(self) -> State:
+        history = self.base_history + tuple(self.history) if self.history else self.base_history
+        return State(self.rules, self.first_player, self.round, self.phase, self.turn,
+                     self.markers, self.removed, tuple(self.hands), self.deck, tuple(self.used),
+                     tuple(self.secrets), tuple(self.trade_offs), tuple(self.sides),
+                     self.pending, self.scores, self.result, history)
+
+    @property
+    def active(self) -> int:
+        """TURN-1, as :attr:`State.active`."""
+        return (self.first_player + self.round + self.turn) % 2
+
+    def legal(self) -> tuple[Decision, ...]:
+        """``legal_actions`` of the state this draft stands for."""
+        if self.phase is _ACTION:
+            player = (self.first_player + self.round + self.turn) % 2
+            return action_menu(self.hands[player], _unused(self.used[player]))
+        if self.phase is _RESPONSE:
+            return _responses(self.pending)
+        return ()
+
+    def play(self, decision: Decision) -> None:
+        """Apply ``decision`` in place (the rules and errors of :func:`apply`)."""
+        phase = self.phase
+        if phase is _OVER:
+            raise IllegalActionError("the game is over: no decision follows the end", "END-2")
+        kind = type(decision)
+        if kind not in _HANDLERS:
+            raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
+        if kind is Deal:
+            if phase is not _DEAL:
+                raise IllegalActionError(
+                    f"round {self.round} is already dealt; a deal comes only at the start of a "
+                    "round", "DEAL-1")
+            self._deal(decision)  # type: ignore[arg-type]
+        elif phase is _DEAL:
+            raise IllegalActionError(
+                f"round {self.round} has not been dealt yet; expected a Deal, got {decision!r}",
+                "DEAL-1")
+        elif kind is GiftPick or kind is CompetitionPick:
+            self._respond(decision)  # type: ignore[arg-type]
         else:
-            state = apply(state, rng.choice(legal_actions(state)))
-    return state
+            self._act(decision)  # type: ignore[arg-type]
+        self.history.append(decision)
+
+    def _deal(self, deal: Deal) -> None:
+        """DEAL-1..4, TURN-2, as :func:`_deal`."""
+        found = deal.multiset()
+        if found != FULL_DECK:
+            raise IllegalActionError(
+                f"a deal must hold the 21 item cards {C.describe(FULL_DECK)}, "
+                f"not {C.describe(found)}", "DEAL-1")
+        hands = [C.counts(deal.hands[0]), C.counts(deal.hands[1])]
+        starter = (self.first_player + self.round) % 2
+        hands[starter] = _plus_one(hands[starter], deal.draws[0])  # TURN-2: the first draw
+        self.phase = _ACTION
+        self.turn = 0
+        self.removed = deal.removed
+        self.hands = hands
+        self.deck = deal.draws[1:]
+
+    def _act(self, action: Action) -> None:
+        """TURN-3 and the four actions, as :func:`_act`."""
+        if self.phase is _RESPONSE:
+            raise IllegalActionError(
+                f"player {1 - self.active} must first answer the pending {self.pending!r}",
+                "TURN-4")
+        player = (self.first_player + self.round + self.turn) % 2  # TURN-1
+        kind = action.kind
+        used = self.used[player]
+        if kind in used:
+            raise IllegalActionError(
+                f"player {player} has already used their {kind.value} action this round",
+                "TURN-3")
+        played = _played_counts(action.cards)
+        hand = self.hands[player]
+        if not C.contains(hand, played):
+            g = next(g for g in C.GEISHA if played[g] > hand[g])
+            what = (f"a card of geisha {g} that is not in their hand" if hand[g] == 0 else
+                    f"{played[g]} cards of geisha {g} but holds {hand[g]}")
+            raise IllegalActionError(
+                f"player {player} plays a {kind.value} with {what} (hand: {C.describe(hand)})",
+                _ACTION_RULE[kind])
+        self.hands[player] = C.sub(hand, played)
+        self.used[player] = used + (kind,)
+        if kind is _SECRET:
+            self.secrets[player] = C.add(self.secrets[player], played)
+        elif kind is _TRADE_OFF:
+            self.trade_offs[player] = C.add(self.trade_offs[player], played)
+        else:
+            # ACT-GIFT-1, ACT-COMP-1: face up until the opponent answers (TURN-4).
+            self.phase = _RESPONSE
+            self.pending = action
+            return
+        self._end_turn()
+
+    def _respond(self, pick: GiftPick | CompetitionPick) -> None:
+        """ACT-GIFT-2/3, ACT-COMP-2/3, as :func:`_respond` (whose checks and messages it
+        shares)."""
+        offer = self.pending
+        if self.phase is not _RESPONSE or offer is None:
+            rule = "ACT-GIFT-2" if isinstance(pick, GiftPick) else "ACT-COMP-2"
+            raise IllegalActionError(f"there is no offer to answer with {pick!r}", rule)
+        if isinstance(offer, Gift):
+            if not isinstance(pick, GiftPick) or pick.card not in offer.cards:
+                what = (f"takes geisha {pick.card}, which is not in" if isinstance(pick, GiftPick)
+                        else "answers with a competition set to")
+                raise IllegalActionError(
+                    f"player {1 - self.active} {what} the gift "
+                    f"{C.describe(C.counts(offer.cards))}", "ACT-GIFT-2")
+            taken: tuple[int, ...] = (pick.card,)
+        else:
+            if not isinstance(pick, CompetitionPick) or pick.pair not in offer.pairs:
+                what = (f"takes the set {C.describe(C.counts(pick.pair))}, which is not one of"
+                        if isinstance(pick, CompetitionPick) else "answers with a gift card to")
+                sets = " and ".join(C.describe(C.counts(p)) for p in offer.pairs)
+                raise IllegalActionError(
+                    f"player {1 - self.active} {what} the competition sets {sets}", "ACT-COMP-2")
+            taken = pick.pair
+        player = (self.first_player + self.round + self.turn) % 2  # TURN-1
+        taken_counts = _played_counts(taken)
+        kept = C.sub(_played_counts(offer.cards), taken_counts)
+        sides = self.sides
+        sides[1 - player] = C.add(sides[1 - player], taken_counts)
+        sides[player] = C.add(sides[player], kept)
+        self.phase = _ACTION
+        self.pending = None
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        """TURN-1, TURN-2: the next player draws and acts; after 8 turns the round is scored."""
+        turn = self.turn + 1
+        self.turn = turn
+        if turn < TURNS_PER_ROUND:
+            player = (self.first_player + self.round + turn) % 2
+            self.hands[player] = _plus_one(self.hands[player], self.deck[0])
+            self.deck = self.deck[1:]
+            return
+        self._score()
+
+    def _score(self) -> None:
+        """SCORE-1..3, END-1, then the end or the update (UPDATE-1..4), as :func:`_score`."""
+        side0 = C.add(self.sides[0], self.secrets[0])
+        side1 = C.add(self.sides[1], self.secrets[1])
+        markers = score_markers(self.markers, side0, side1)
+        self.scores += (RoundScore(self.round, (side0, side1), markers),)
+        self.markers = markers
+        result = self.rules.round_result(markers, self.round)
+        if result is not None:
+            self.phase = _OVER
+            self.result = result
+            return
+        # UPDATE-1..4: every card goes back, markers stay, actions reset, the other player starts.
+        self.round += 1
+        self.phase = _DEAL
+        self.turn = 0
+        self.removed = None
+        self.hands = [EMPTY, EMPTY]
+        self.deck = ()
+        self.used = [(), ()]
+        self.secrets = [EMPTY, EMPTY]
+        self.trade_offs = [EMPTY, EMPTY]
+        self.sides = [EMPTY, EMPTY]
+
+
+def random_game(rng: random.Random, rules: Rules = STANDARD, first_player: int = 0) -> State:
+    """A whole game: random deals, and every decision uniform over :func:`legal_actions`
+    (played in one :class:`Draft`, frozen once)."""
+    d = Draft.of(new_game(rules, first_player))
+    while d.phase is not _OVER:
+        if d.phase is _DEAL:
+            d.play(random_deal(rng))
+        else:
+            d.play(rng.choice(d.legal()))
+    return d.freeze()

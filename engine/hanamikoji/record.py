@@ -33,7 +33,7 @@ from .actions import (
     TradeOff,
 )
 from .errors import IllegalActionError, InvalidActionError
-from .game import TURNS_PER_ROUND, Phase, State, apply, new_game
+from .game import TURNS_PER_ROUND, Draft, Phase, State, new_game
 from .rules import PRESETS, Reason, Result
 
 FORMAT = "hanamikoji-record/1"
@@ -160,9 +160,13 @@ def _int(value: Any, path: str, lo: int, hi: int, what: str) -> int:
 _GEISHA_NUMBERS = frozenset(range(C.NUM_GEISHA))
 
 
+_INT = frozenset({int})
+
+
 def _card_list(value: Any, path: str, n: int, what: str) -> list[int]:
     if type(value) is list and len(value) == n:
-        if all(type(v) is int and v in _GEISHA_NUMBERS for v in value):
+        # In C: every item an int (not a bool, not a float) and a geisha number.
+        if _INT.issuperset(map(type, value)) and _GEISHA_NUMBERS.issuperset(value):
             return value
         return [_int(v, f"{path}[{i}]", 0, C.NUM_GEISHA - 1, "a geisha number")
                 for i, v in enumerate(value)]
@@ -245,7 +249,7 @@ def _parse_round(obj: Any, path: str) -> ParsedRound:
     if type(turns) is not list:
         raise MalformedRecordError(f"{path}.turns", f"expected a list of turns, got {_show(turns)}")
     return ParsedRound(
-        Deal(removed, parsed_hands, draws),
+        Deal.checked(removed, parsed_hands, draws),
         tuple(_parse_turn(t, f"{path}.turns[{i}]") for i, t in enumerate(turns)))
 
 
@@ -288,20 +292,22 @@ def parse_record(obj: Any) -> ParsedRecord:
 def replay_record(record: ParsedRecord) -> State:
     """Play a parsed record through the engine; raise :class:`IllegalRecordError` at the first
     broken rule. Returns the final state."""
-    state = new_game(PRESETS[record.variant], record.first_player)
+    # One mutable draft for the whole replay, frozen once at the end (the same State as applying
+    # each decision in turn: tests/properties/test_fast_engines.py).
+    draft = Draft.of(new_game(PRESETS[record.variant], record.first_player))
     for r, rnd in enumerate(record.rounds):
-        if state.phase is Phase.OVER:
-            assert state.result is not None
-            if state.result.reason in _LIMIT_REASONS:
+        if draft.phase is Phase.OVER:
+            assert draft.result is not None
+            if draft.result.reason in _LIMIT_REASONS:
                 raise IllegalRecordError(
-                    f"the game ended after round {r - 1} ({_describe(state.result)}): the "
+                    f"the game ended after round {r - 1} ({_describe(draft.result)}): the "
                     f"{record.variant} rule allows at most {r} rounds, but the record goes on",
                     "VAR-IT-1", r)
             raise IllegalRecordError(
-                f"the game ended after round {r - 1} ({_describe(state.result)}), "
+                f"the game ended after round {r - 1} ({_describe(draft.result)}), "
                 f"but the record goes on", "END-2", r)
         try:
-            state = apply(state, rnd.deal)
+            draft.play(rnd.deal)
         except (IllegalActionError, InvalidActionError) as error:
             raise IllegalRecordError(error.message, error.rule or "DEAL-1", r) from None
         for t, (declared, decisions) in enumerate(rnd.turns):
@@ -309,36 +315,37 @@ def replay_record(record: ParsedRecord) -> State:
                 raise IllegalRecordError(
                     f"a round has {TURNS_PER_ROUND} turns; this one has {len(rnd.turns)}",
                     "TURN-1", r, t)
-            if declared != state.active:
+            if declared != draft.active:
                 if t == 0 and r > 0:
                     raise IllegalRecordError(
                         f"player {declared} starts round {r}, but it is started by player "
-                        f"{state.active}: the starting player alternates between rounds",
+                        f"{draft.active}: the starting player alternates between rounds",
                         "UPDATE-4", r, t)
                 raise IllegalRecordError(
                     f"player {declared} acts out of turn; turn {t} belongs to player "
-                    f"{state.active}", "TURN-1", r, t)
+                    f"{draft.active}", "TURN-1", r, t)
             for decision in decisions:
                 try:
-                    state = apply(state, decision)
+                    draft.play(decision)
                 except (IllegalActionError, InvalidActionError) as error:
                     raise IllegalRecordError(error.message, error.rule or "TURN-3", r, t) from None
         if len(rnd.turns) < TURNS_PER_ROUND:
             raise IllegalRecordError(
                 f"the record stops after {len(rnd.turns)} of the round's {TURNS_PER_ROUND} turns",
                 "TURN-1", r, len(rnd.turns))
-    if state.phase is not Phase.OVER:
-        rule = "UPDATE-5" if state.rules.max_rounds is None else "VAR-IT-1"
+    if draft.phase is not Phase.OVER:
+        rule = "UPDATE-5" if draft.rules.max_rounds is None else "VAR-IT-1"
         raise IllegalRecordError(
             f"the record stops after {len(record.rounds)} round(s) but no goal was reached; "
             "the game goes on", rule, len(record.rounds))
-    assert state.result is not None
-    if record.result is not None and record.result != state.result:
+    assert draft.result is not None
+    final = draft.freeze()
+    if record.result is not None and record.result != final.result:
         raise IllegalRecordError(
             f"the record declares {_describe(record.result)}, but the game ends with "
-            f"{_describe(state.result)}", _REASON_RULE[state.result.reason],
+            f"{_describe(final.result)}", _REASON_RULE[final.result.reason],
             len(record.rounds) - 1)
-    return state
+    return final
 
 
 def _describe(result: Result | None) -> str:

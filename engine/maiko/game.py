@@ -16,6 +16,8 @@ from __future__ import annotations
 import bisect
 import enum
 import random
+from itertools import compress
+from operator import not_
 from typing import Any
 
 import attrs
@@ -215,9 +217,13 @@ def score(board: tuple[int, ...], colour: int) -> int:
 def decide(state: State, reason: Reason) -> Result:
     """MK-SCORE-1..4: scores, then the winners: most points, then most own-colour tiles, then
     every player still tied."""
-    colours = state.config.colours
-    scores = tuple(score(b, c) for b, c in zip(state.boards, colours))
-    own = tuple(own_count(b, c) for b, c in zip(state.boards, colours))
+    return _decide(state.config, state.boards, reason)
+
+
+def _decide(config: Config, boards: Any, reason: Reason) -> Result:
+    colours = config.colours
+    scores = tuple(score(b, c) for b, c in zip(boards, colours))
+    own = tuple(own_count(b, c) for b, c in zip(boards, colours))
     best = max(zip(scores, own))
     winners = tuple(p for p in range(len(scores)) if (scores[p], own[p]) == best)
     return Result(winners, reason, scores, own)
@@ -228,22 +234,27 @@ def is_static(state: State) -> bool:
     face-down friend, no two face-down tiles of one item."""
     if state.phase is not Phase.FIRST or state.triggered_by is not None:
         return False
-    return _static_tiles(state.hands, state.spaces, state.layout)
+    return _static_tiles(state.hands, _face_down(state.spaces), state.layout)
 
 
-def _static_tiles(hands: Any, spaces: Any, layout: tuple[int, ...]) -> bool:
+def _face_down(spaces: Any) -> list[int]:
+    """The face-down spaces in order (DOWN is 0: ``not v`` picks them, in C)."""
+    return list(compress(range(len(spaces)), map(not_, spaces)))
+
+
+def _static_tiles(hands: Any, down: Any, layout: tuple[int, ...]) -> bool:
+    """MK-STATIC-1 on the tiles, given the face-down spaces ``down``."""
     if any(hands):
         return False
     seen = 0
-    for s, v in enumerate(spaces):
-        if v == DOWN:
-            code = layout[s]
-            if code == FRIEND:
-                return False
-            bit = 1 << (code % NUM_ITEMS)
-            if seen & bit:
-                return False
-            seen |= bit
+    for s in down:
+        code = layout[s]
+        if code == FRIEND:
+            return False
+        bit = 1 << (code % NUM_ITEMS)
+        if seen & bit:
+            return False
+        seen |= bit
     return True
 
 
@@ -264,6 +275,14 @@ def face_down_multiset(state: State) -> tuple[int, ...]:
     return tuple(code for code, n in enumerate(counts) for _ in range(n))
 
 
+# Enum members read as attributes cost a lookup each time (about 9x a global): the hot paths
+# below name them once.
+_LAYOUT, _FIRST, _SECOND, _LOOK, _SWEEP, _ENDING, _OVER = (
+    Phase.LAYOUT, Phase.FIRST, Phase.SECOND, Phase.LOOK, Phase.SWEEP, Phase.ENDING, Phase.OVER)
+_DANNA, _OKASAN, _ONESAN, _SABANTO = Tutor.DANNA, Tutor.OKASAN, Tutor.ONESAN, Tutor.SABANTO
+_FULL_BOARD, _NO_FACE_DOWN, _STATIC = Reason.FULL_BOARD, Reason.NO_FACE_DOWN, Reason.STATIC
+_TUTORS = tuple(Tutor)
+
 # --- legal decisions ------------------------------------------------------------------------
 
 _FLIPS = tuple(Flip(s) for s in range(MAX_SPACES))
@@ -277,85 +296,133 @@ _STOP = OneSanStop()
 _END_TURN = EndTurn()
 
 
-def _visits(state: State, down: list[int]) -> list[Decision]:
-    """MK-TUTOR-1..3: every tutor visit open to the player now, in menu order."""
-    p = state.current
-    if state.visited or not state.hands[p]:
-        return []
-    colour = state.config.colours[p]
-    menu: list[Decision] = [_DANNAS[s] for s in down]
-    for owner, board in enumerate(state.boards):
+def _add_visits(menu: list[Decision], s: Any, down: list[int]) -> None:
+    """MK-TUTOR-1..3: every tutor visit open to the player now, in menu order (``s`` is a
+    State or a Draft)."""
+    p = s.current
+    if s.visited or not s.hands[p]:
+        return
+    colour = s.config.colours[p]
+    menu.extend(map(_DANNAS.__getitem__, down))
+    for owner, board in enumerate(s.boards):
         if owner != p:
-            menu.extend(_OKASANS[owner][i] for i in range(NUM_ITEMS)
-                        if board[i * NUM_COLOURS + colour])
-    menu.extend(_LOOKS[s] for s in down)
-    own = state.boards[p]
-    menu.extend(_SABANTOS[k] for k in range(len(own)) if own[k])
-    return menu
+            menu.extend(compress(_OKASANS[owner], board[colour::NUM_COLOURS]))
+    menu.extend(map(_LOOKS.__getitem__, down))
+    menu.extend(compress(_SABANTOS, s.boards[p]))
+
+
+def _menu(s: Any, down: list[int]) -> list[Decision]:
+    """The legal decisions of ``s`` (a State or a Draft) whose face-down spaces are ``down``."""
+    phase = s.phase
+    if phase is _FIRST or phase is _SECOND:
+        menu = list(map(_FLIPS.__getitem__, down))
+        _add_visits(menu, s, down)
+        return menu
+    if phase is _LOOK:
+        looks = s.looks
+        menu = [_LOOKS[x] for x in down if x not in looks]
+        menu.append(_STOP)
+        return menu
+    if phase is _SWEEP:
+        item = ROWS[s.sweep_row][s.sweep_index]
+        base = item * NUM_COLOURS
+        options = _SWEEPS[item]
+        return [options[0], *compress(options[1:], s.boards[s.current][base:base + NUM_COLOURS])]
+    if phase is _ENDING:
+        menu = []
+        _add_visits(menu, s, down)
+        menu.append(_END_TURN)
+        return menu
+    return []
 
 
 def legal_actions(state: State) -> tuple[Decision, ...]:
     """The decisions the current player may take, sorted, one per distinct outcome; empty at the
     layout (chance) and at the end."""
-    phase = state.phase
-    if phase is Phase.FIRST or phase is Phase.SECOND:
-        down = [s for s, v in enumerate(state.spaces) if v == DOWN]
-        return tuple([_FLIPS[s] for s in down] + _visits(state, down))
-    if phase is Phase.LOOK:
-        looks = state.looks
-        return tuple([_LOOKS[s] for s, v in enumerate(state.spaces) if v == DOWN and s not in looks]
-                     + [_STOP])
-    if phase is Phase.SWEEP:
-        item = ROWS[state.sweep_row][state.sweep_index]
-        board = state.boards[state.current]
-        base = item * NUM_COLOURS
-        options = _SWEEPS[item]
-        return (options[0],) + tuple(options[c + 1] for c in range(NUM_COLOURS) if board[base + c])
-    if phase is Phase.ENDING:
-        down = [s for s, v in enumerate(state.spaces) if v == DOWN]
-        return tuple(_visits(state, down) + [_END_TURN])
-    return ()
+    return tuple(_menu(state, _face_down(state.spaces)))
 
 
 # --- transitions ----------------------------------------------------------------------------
 
 
-class _Draft:
-    """A mutable copy of a state for one transition (then frozen into a new State)."""
+class Draft:
+    """A game being played, mutable, for the length of a replay or a playout; frozen into a
+    :class:`State` only when one is asked for (:meth:`freeze`). Nothing a caller holds changes:
+    :meth:`of` copies the state's fields, and :meth:`freeze` copies them out again.
+
+    ``down`` lists the face-down spaces in order, kept up to date by every transition instead
+    of rescanned; the decisions of the game so far are ``base_steps`` (a State's, shared) then
+    ``steps`` (this draft's). :meth:`play` checks and applies one decision exactly as
+    :func:`apply` does (it is :func:`apply`), raising before it changes anything.
+    """
 
     __slots__ = ("config", "first_player", "phase", "layout", "spaces", "boards", "hands",
                  "pool", "cards", "discarded", "current", "turn", "pending", "visited", "looks",
-                 "resume", "sweep_row", "sweep_index", "triggered_by", "result", "steps")
+                 "resume", "sweep_row", "sweep_index", "triggered_by", "result", "base_steps",
+                 "steps", "down")
 
-    def __init__(self, s: State) -> None:
-        self.config = s.config
-        self.first_player = s.first_player
-        self.phase = s.phase
-        self.layout = s.layout
-        self.spaces = list(s.spaces)
-        self.boards = [list(b) for b in s.boards]
-        self.hands = list(s.hands)
-        self.pool = s.pool
-        self.cards = list(s.cards)
-        self.discarded = list(s.discarded)
-        self.current = s.current
-        self.turn = s.turn
-        self.pending = s.pending
-        self.visited = s.visited
-        self.looks = s.looks
-        self.resume = s.resume
-        self.sweep_row = s.sweep_row
-        self.sweep_index = s.sweep_index
-        self.triggered_by = s.triggered_by
-        self.result = s.result
-        self.steps = s.steps
+    @classmethod
+    def of(cls, s: State) -> "Draft":
+        d = cls.__new__(cls)
+        d.config = s.config
+        d.first_player = s.first_player
+        d.phase = s.phase
+        d.layout = s.layout
+        d.spaces = list(s.spaces)
+        d.boards = [list(b) for b in s.boards]
+        d.hands = list(s.hands)
+        d.pool = s.pool
+        d.cards = list(s.cards)
+        d.discarded = list(s.discarded)
+        d.current = s.current
+        d.turn = s.turn
+        d.pending = s.pending
+        d.visited = s.visited
+        d.looks = s.looks
+        d.resume = s.resume
+        d.sweep_row = s.sweep_row
+        d.sweep_index = s.sweep_index
+        d.triggered_by = s.triggered_by
+        d.result = s.result
+        d.base_steps = s.steps
+        d.steps = []
+        d.down = _face_down(s.spaces)
+        return d
 
     def freeze(self) -> State:
+        steps = self.base_steps + tuple(self.steps) if self.steps else self.base_steps
         return State(self.config, self.first_player, self.phase, self.layout, tuple(self.spaces),
                      tuple(map(tuple, self.boards)), tuple(self.hands), self.pool,
                      tuple(self.cards), tuple(self.discarded), self.current, self.turn,
                      self.pending, self.visited, self.looks, self.resume, self.sweep_row,
-                     self.sweep_index, self.triggered_by, self.result, self.steps)
+                     self.sweep_index, self.triggered_by, self.result, steps)
+
+    def legal(self) -> list[Decision]:
+        """``legal_actions`` of the state this draft stands for (a fresh list)."""
+        return _menu(self, self.down)
+
+    def choose(self, rng: random.Random) -> Decision:
+        """``rng.choice(legal_actions(state))``, with the same draw from ``rng``: at a flip with
+        no visit open the menu is the flips of ``down`` in order, so one index into ``down``
+        picks the same entry without building the menu."""
+        phase = self.phase
+        if (phase is _FIRST or phase is _SECOND) and (self.visited
+                                                      or not self.hands[self.current]):
+            return _FLIPS[rng.choice(self.down)]
+        return rng.choice(_menu(self, self.down))
+
+    # -- the spaces (``down`` follows every change between face down and not)
+
+    def reveal(self, space: int, status: int) -> None:
+        """A face-down tile goes face up or leaves its space."""
+        self.spaces[space] = status
+        down = self.down
+        del down[bisect.bisect_left(down, space)]
+
+    def cover(self, space: int) -> None:
+        """A face-up tile goes back face down."""
+        self.spaces[space] = DOWN
+        bisect.insort(self.down, space)
 
     # -- tokens
 
@@ -365,7 +432,7 @@ class _Draft:
             self.pool -= 1
             self.hands[player] += 1
             return
-        for tutor in Tutor:
+        for tutor in _TUTORS:
             if self.cards[tutor]:
                 self.cards[tutor] -= 1
                 self.hands[player] += 1
@@ -376,33 +443,33 @@ class _Draft:
     def end_turn(self) -> None:
         """MK-TURN-1, MK-END-2: the next player's turn, or the end after the last turns."""
         if self.pending is not None:
-            self.spaces[self.pending] = DOWN
+            self.cover(self.pending)
             self.pending = None
         self.visited = False
         self.looks = ()
         nxt = (self.current + 1) % self.config.players
         if self.triggered_by is not None and nxt == self.first_player:
-            self.finish(Reason.FULL_BOARD)
+            self.finish(_FULL_BOARD)
             return
         self.current = nxt
         self.turn += 1
-        self.enter(Phase.FIRST)
+        self.enter(_FIRST)
 
     def enter(self, phase: Phase) -> None:
         """Go to ``phase``: MK-END-4 when a flip is due and none can be made, MK-STATIC-2 at a
         static first flip, and an ending step with nothing left to choose ends the turn."""
-        if phase is Phase.FIRST or phase is Phase.SECOND:
-            if DOWN not in self.spaces:
-                self.finish(Reason.NO_FACE_DOWN)
+        if phase is _FIRST or phase is _SECOND:
+            if not self.down:
+                self.finish(_NO_FACE_DOWN)
                 return
-            if (phase is Phase.FIRST and self.triggered_by is None
-                    and _static_tiles(self.hands, self.spaces, self.layout)):
-                self.finish(Reason.STATIC)
+            if (phase is _FIRST and self.triggered_by is None
+                    and _static_tiles(self.hands, self.down, self.layout)):
+                self.finish(_STATIC)
                 return
             self.phase = phase
             return
-        if phase is Phase.ENDING:
-            self.phase = Phase.ENDING
+        if phase is _ENDING:
+            self.phase = _ENDING
             if not self.can_visit():
                 self.end_turn()
             return
@@ -413,17 +480,16 @@ class _Draft:
         p = self.current
         if self.visited or not self.hands[p]:
             return False
-        if DOWN in self.spaces or any(self.boards[p]):
+        if self.down or any(self.boards[p]):
             return True
         colour = self.config.colours[p]
         return any(board[i * NUM_COLOURS + colour] for owner, board in enumerate(self.boards)
                    if owner != p for i in range(NUM_ITEMS))
 
     def finish(self, reason: Reason) -> None:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.resume = None
-        frozen = self.freeze()
-        self.result = decide(frozen, reason)
+        self.result = _decide(self.config, self.boards, reason)
 
     def place(self, tiles: tuple[int, ...], back_to: Phase) -> None:
         """Put ``tiles`` (one item) on the current player's board, then MK-COL-1, MK-END-1 and
@@ -445,12 +511,12 @@ class _Draft:
         if board_full(board):
             if self.triggered_by is None:
                 self.triggered_by = p
-            nxt = Phase.ENDING  # MK-END-1, MK-END-3: flip no more
+            nxt = _ENDING  # MK-END-1, MK-END-3: flip no more
             if self.pending is not None:
-                self.spaces[self.pending] = DOWN
+                self.cover(self.pending)
                 self.pending = None
         if row_done:
-            self.phase = Phase.SWEEP
+            self.phase = _SWEEP
             self.sweep_row = item // 3
             self.sweep_index = 0
             self.resume = nxt
@@ -465,18 +531,220 @@ class _Draft:
 
     def friend(self, space: int) -> None:
         """MK-FLIP-5, MK-TUTOR-DANNA-3: the friend stays face up, a token, the turn ends."""
-        self.spaces[space] = UP
+        self.reveal(space, UP)
         self.gain_token(self.current)
         self.end_turn()
+
+    # -- decisions
+
+    def play(self, decision: Decision) -> None:
+        """Apply ``decision`` in place (the rules of :func:`apply`, which raises the same
+        errors; on an error nothing has changed)."""
+        if not isinstance(decision, DECISION_TYPES):
+            raise InvalidActionError(f"not a maiko decision: {decision!r}")
+        phase = self.phase
+        if phase is _OVER:
+            raise _illegal("the game is over", "MK-END-5")
+        if phase is _LAYOUT:
+            if not isinstance(decision, Layout):
+                raise _illegal(f"the layout comes first, not {decision!r}", "MK-SETUP-5")
+            self.play_layout(decision)
+            return
+        if isinstance(decision, Layout):
+            raise _illegal("the layout is already made", "MK-SETUP-5")
+        step = Step(self.turn, self.current, decision)
+        if phase is _LOOK:
+            self.play_look(decision)
+        elif phase is _SWEEP:
+            self.play_sweep(decision)
+        else:
+            self.play_turn(decision)
+        self.steps.append(step)
+
+    def play_layout(self, layout: Layout) -> None:
+        """MK-SETUP-3..5: the tiles in play, one face down on each space."""
+        tiles = layout.tiles
+        if not isinstance(tiles, tuple) or not all(
+                isinstance(t, int) and not isinstance(t, bool) and 0 <= t <= FRIEND for t in tiles):
+            raise InvalidActionError("a layout is a tuple of tile codes 0 to 36", "MK-SETUP-5")
+        config = self.config
+        expected = config.tiles
+        rule = "MK-SETUP-4" if config.players == 2 else "MK-SETUP-3"
+        if len(tiles) != len(expected):
+            raise _illegal(f"a {config.players}-player layout has {len(expected)} tiles, "
+                           f"not {len(tiles)}", rule)
+        if tuple(sorted(tiles)) != expected:
+            raise _illegal("the layout is not the tiles in play of this game", rule)
+        self.layout = tiles
+        self.spaces = [DOWN] * len(tiles)
+        self.down = list(range(len(tiles)))
+        self.current = self.first_player
+        self.enter(_FIRST)
+
+    def play_turn(self, decision: Decision) -> None:
+        """A decision at a first flip, a second flip or the ending step."""
+        phase = self.phase
+        p = self.current
+        spaces = self.spaces
+        if isinstance(decision, Flip):
+            space = _check_space(self, decision.space, "flip")
+            if phase is _ENDING:
+                raise _illegal(f"player {p} has filled their board and flips no more", "MK-END-1")
+            if spaces[space] != DOWN:
+                status = ("the first tile of this flip" if space == self.pending else
+                          "empty" if spaces[space] == EMPTY else "a face-up friend")
+                raise _illegal(f"space {space} is {status}; only a face-down tile may be flipped",
+                               "MK-FLIP-2")
+            code = self.layout[space]
+            if code == FRIEND:
+                self.friend(space)  # MK-FLIP-5 (a pending first tile goes back in end_turn)
+                return
+            if phase is _FIRST:
+                self.reveal(space, UP)
+                self.pending = space
+                self.enter(_SECOND)  # MK-END-4 if that was the last face-down tile
+                return
+            first = self.pending
+            assert first is not None
+            other = self.layout[first]
+            if other % NUM_ITEMS == code % NUM_ITEMS:  # MK-FLIP-3
+                spaces[first] = EMPTY  # face up until now: not in ``down``
+                self.reveal(space, EMPTY)
+                self.pending = None
+                self.place((other, code), _FIRST)
+                return
+            self.end_turn()  # MK-FLIP-4: both go back face down
+            return
+        if isinstance(decision, EndTurn):
+            if phase is not _ENDING:
+                raise _illegal("a turn ends only by a mismatch, a friend or the ending step",
+                               "MK-TURN-2")
+            self.end_turn()
+            return
+        if isinstance(decision, OneSanStop):
+            raise _illegal("no One-san visit is in progress", "MK-TUTOR-ONESAN-1")
+        if isinstance(decision, Sweep):
+            raise _illegal("no row discard is pending", "MK-ROW-3")
+        # A tutor visit.
+        if isinstance(decision, Danna):
+            space = _check_space(self, decision.space, "Danna")
+            _check_visit(self)
+            _require_face_down(self, space, "MK-TUTOR-DANNA-1", "Danna")
+            self.pay(_DANNA)
+            code = self.layout[space]
+            if code == FRIEND:
+                self.friend(space)  # MK-TUTOR-DANNA-3
+                return
+            self.reveal(space, EMPTY)
+            self.place((code,), phase)  # MK-TUTOR-DANNA-2: the turn goes on where it was
+            return
+        if isinstance(decision, OkaSan):
+            owner, item = decision.owner, decision.item
+            if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < self.config.players:
+                raise InvalidActionError(f"Oka-san: no player {owner!r}", "MK-SETUP-1")
+            _check_item(item)
+            _check_visit(self)
+            colour = self.config.colours[p]
+            if owner == p:
+                raise _illegal("Oka-san takes from another player's board, not one's own",
+                               "MK-TUTOR-OKASAN-1")
+            if not self.boards[owner][item * NUM_COLOURS + colour]:
+                if not any(b[i * NUM_COLOURS + colour] for o, b in enumerate(self.boards) if o != p
+                           for i in range(NUM_ITEMS)):
+                    raise _illegal(f"Oka-san: no {colour.label} tile on another player's board",
+                                   "MK-TUTOR-3")
+                raise _illegal(f"Oka-san: player {owner} has no {colour.label} tile on item "
+                               f"{item}", "MK-TUTOR-OKASAN-1")
+            self.pay(_OKASAN)
+            self.boards[owner][item * NUM_COLOURS + colour] -= 1
+            self.place((colour * NUM_ITEMS + item,), phase)
+            return
+        if isinstance(decision, OneSan):
+            space = _check_space(self, decision.space, "One-san")
+            _check_visit(self)
+            _require_face_down(self, space, "MK-TUTOR-ONESAN-1", "One-san")
+            self.pay(_ONESAN)
+            self.resume = phase
+            self.looks = (space,)
+            self.phase = _LOOK
+            return
+        if isinstance(decision, Sabanto):
+            item = _check_item(decision.item)
+            _check_colour(decision.colour, optional=False)
+            _check_visit(self)
+            own = self.boards[p]
+            if not own[item * NUM_COLOURS + decision.colour]:
+                if not any(own):
+                    raise _illegal("Sabanto: the player's board is empty", "MK-TUTOR-3")
+                raise _illegal(f"Sabanto: no {decision.colour.label} tile on item {item} of "
+                               f"player {p}'s board", "MK-TUTOR-SABANTO-1")
+            self.pay(_SABANTO)
+            own[item * NUM_COLOURS + decision.colour] -= 1
+            bisect.insort(self.discarded, decision.colour * NUM_ITEMS + item)
+            self.enter(phase)
+            return
+        raise InvalidActionError(f"not a maiko decision: {decision!r}")  # pragma: no cover
+
+    def play_look(self, decision: Decision) -> None:
+        """MK-TUTOR-ONESAN-1: another look, or stop."""
+        if isinstance(decision, OneSanStop):
+            self.stop_looking()
+            return
+        if not isinstance(decision, OneSan):
+            raise _illegal(f"during a One-san visit only looks and the stop, not {decision!r}",
+                           "MK-TUTOR-ONESAN-1")
+        space = _check_space(self, decision.space, "One-san")
+        if self.spaces[space] != DOWN or space in self.looks:
+            raise _illegal(f"One-san: space {space} is not a face-down tile not yet looked at "
+                           "in this visit", "MK-TUTOR-ONESAN-1")
+        self.looks += (space,)
+        if len(self.looks) == MAX_LOOKS:  # the visit stops by itself after the sixth look
+            self.stop_looking()
+
+    def stop_looking(self) -> None:
+        self.looks = ()
+        resume, self.resume = self.resume, None
+        assert resume is not None
+        self.enter(resume)
+
+    def play_sweep(self, decision: Decision) -> None:
+        """MK-ROW-1, MK-ROW-3: the row discard, one item space at a time."""
+        assert self.sweep_row is not None
+        item = ROWS[self.sweep_row][self.sweep_index]
+        if not isinstance(decision, Sweep):
+            raise _illegal(f"a row discard is pending on item space {item}: decide it first, "
+                           f"not {decision!r}", "MK-ROW-3")
+        _check_item(decision.item)
+        _check_colour(decision.colour, optional=True)
+        if decision.item != item:
+            raise _illegal(f"the row discard decides item space {item} now, not "
+                           f"{decision.item}", "MK-ROW-3")
+        if decision.colour is not None:
+            index = item * NUM_COLOURS + decision.colour
+            board = self.boards[self.current]
+            if not board[index]:
+                raise _illegal(f"no {decision.colour.label} tile on item space {item}",
+                               "MK-ROW-1")
+            board[index] -= 1
+            bisect.insort(self.discarded, decision.colour * NUM_ITEMS + item)
+        if self.sweep_index == 2:
+            resume = self.resume
+            assert resume is not None
+            self.sweep_row, self.sweep_index, self.resume = None, 0, None
+            self.enter(resume)
+        else:
+            self.sweep_index += 1
 
 
 def _illegal(message: str, rule: str) -> IllegalActionError:
     return IllegalActionError(message, rule)
 
 
-def _check_space(state: State, space: Any, what: str) -> int:
-    if not isinstance(space, int) or isinstance(space, bool) or not 0 <= space < len(state.spaces):
-        raise InvalidActionError(f"{what}: space must be from 0 to {len(state.spaces) - 1}, "
+def _check_space(s: Draft, space: Any, what: str) -> int:
+    if type(space) is int and 0 <= space < len(s.spaces):
+        return space
+    if not isinstance(space, int) or isinstance(space, bool) or not 0 <= space < len(s.spaces):
+        raise InvalidActionError(f"{what}: space must be from 0 to {len(s.spaces) - 1}, "
                                  f"not {space!r}", "MK-COMP-5")
     return space
 
@@ -495,43 +763,22 @@ def _check_colour(colour: Any, optional: bool) -> None:
                                  f"not {colour!r}", "MK-COMP-1")
 
 
-def _check_visit(state: State) -> None:
+def _check_visit(s: Draft) -> None:
     """MK-TUTOR-1, MK-TUTOR-2."""
-    if state.visited:
-        raise _illegal(f"player {state.current} has already visited a tutor this turn",
+    if s.visited:
+        raise _illegal(f"player {s.current} has already visited a tutor this turn",
                        "MK-TUTOR-1")
-    if not state.hands[state.current]:
-        raise _illegal(f"player {state.current} holds no kamon token to pay a tutor",
+    if not s.hands[s.current]:
+        raise _illegal(f"player {s.current} holds no kamon token to pay a tutor",
                        "MK-TUTOR-2")
 
 
-def _require_face_down(state: State, space: int, rule: str, what: str) -> None:
-    if state.spaces[space] != DOWN:
-        if DOWN not in state.spaces:
+def _require_face_down(s: Draft, space: int, rule: str, what: str) -> None:
+    if s.spaces[space] != DOWN:
+        if not s.down:
             raise _illegal(f"{what}: no face-down tile is left", "MK-TUTOR-3")
-        status = "empty" if state.spaces[space] == EMPTY else "face up"
+        status = "empty" if s.spaces[space] == EMPTY else "face up"
         raise _illegal(f"{what}: space {space} is {status}, not face down", rule)
-
-
-def _apply_layout(state: State, layout: Layout) -> State:
-    """MK-SETUP-3..5: the tiles in play, one face down on each space."""
-    tiles = layout.tiles
-    if not isinstance(tiles, tuple) or not all(
-            isinstance(t, int) and not isinstance(t, bool) and 0 <= t <= FRIEND for t in tiles):
-        raise InvalidActionError("a layout is a tuple of tile codes 0 to 36", "MK-SETUP-5")
-    expected = state.config.tiles
-    if len(tiles) != len(expected):
-        raise _illegal(f"a {state.config.players}-player layout has {len(expected)} tiles, "
-                       f"not {len(tiles)}", "MK-SETUP-4" if state.config.players == 2 else "MK-SETUP-3")
-    if tuple(sorted(tiles)) != expected:
-        raise _illegal("the layout is not the tiles in play of this game",
-                       "MK-SETUP-4" if state.config.players == 2 else "MK-SETUP-3")
-    d = _Draft(state)
-    d.layout = tiles
-    d.spaces = [DOWN] * len(tiles)
-    d.current = state.first_player
-    d.enter(Phase.FIRST)
-    return d.freeze()
 
 
 def apply(state: State, decision: Decision) -> State:
@@ -541,187 +788,24 @@ def apply(state: State, decision: Decision) -> State:
     item or player that does not exist); :class:`IllegalActionError` naming the MK rule for a
     decision the rules forbid here.
     """
-    if not isinstance(decision, DECISION_TYPES):
-        raise InvalidActionError(f"not a maiko decision: {decision!r}")
-    phase = state.phase
-    if phase is Phase.OVER:
-        raise _illegal("the game is over", "MK-END-5")
-    if phase is Phase.LAYOUT:
-        if not isinstance(decision, Layout):
-            raise _illegal(f"the layout comes first, not {decision!r}", "MK-SETUP-5")
-        return _apply_layout(state, decision)
-    if isinstance(decision, Layout):
-        raise _illegal("the layout is already made", "MK-SETUP-5")
-    step = Step(state.turn, state.current, decision)
-    if phase is Phase.LOOK:
-        new = _apply_look(state, decision)
-    elif phase is Phase.SWEEP:
-        new = _apply_sweep(state, decision)
-    else:
-        new = _apply_turn(state, decision)
-    return attrs.evolve(new, steps=state.steps + (step,))
-
-
-def _apply_turn(state: State, decision: Decision) -> State:
-    """A decision at a first flip, a second flip or the ending step."""
-    phase = state.phase
-    p = state.current
-    if isinstance(decision, Flip):
-        space = _check_space(state, decision.space, "flip")
-        if phase is Phase.ENDING:
-            raise _illegal(f"player {p} has filled their board and flips no more", "MK-END-1")
-        if state.spaces[space] != DOWN:
-            status = ("the first tile of this flip" if space == state.pending else
-                      "empty" if state.spaces[space] == EMPTY else "a face-up friend")
-            raise _illegal(f"space {space} is {status}; only a face-down tile may be flipped",
-                           "MK-FLIP-2")
-        d = _Draft(state)
-        code = state.layout[space]
-        if code == FRIEND:
-            d.friend(space)  # MK-FLIP-5 (a pending first tile goes back in end_turn)
-            return d.freeze()
-        if phase is Phase.FIRST:
-            d.spaces[space] = UP
-            d.pending = space
-            d.enter(Phase.SECOND)  # MK-END-4 if that was the last face-down tile
-            return d.freeze()
-        first = state.pending
-        assert first is not None
-        other = state.layout[first]
-        if other % NUM_ITEMS == code % NUM_ITEMS:  # MK-FLIP-3
-            d.spaces[first] = EMPTY
-            d.spaces[space] = EMPTY
-            d.pending = None
-            d.place((other, code), Phase.FIRST)
-            return d.freeze()
-        d.end_turn()  # MK-FLIP-4: both go back face down
-        return d.freeze()
-    if isinstance(decision, EndTurn):
-        if phase is not Phase.ENDING:
-            raise _illegal("a turn ends only by a mismatch, a friend or the ending step",
-                           "MK-TURN-2")
-        d = _Draft(state)
-        d.end_turn()
-        return d.freeze()
-    if isinstance(decision, OneSanStop):
-        raise _illegal("no One-san visit is in progress", "MK-TUTOR-ONESAN-1")
-    if isinstance(decision, Sweep):
-        raise _illegal("no row discard is pending", "MK-ROW-3")
-    # A tutor visit.
-    if isinstance(decision, Danna):
-        space = _check_space(state, decision.space, "Danna")
-        _check_visit(state)
-        _require_face_down(state, space, "MK-TUTOR-DANNA-1", "Danna")
-        d = _Draft(state)
-        d.pay(Tutor.DANNA)
-        code = state.layout[space]
-        if code == FRIEND:
-            d.friend(space)  # MK-TUTOR-DANNA-3
-            return d.freeze()
-        d.spaces[space] = EMPTY
-        d.place((code,), phase)  # MK-TUTOR-DANNA-2: the turn goes on where it was
-        return d.freeze()
-    if isinstance(decision, OkaSan):
-        owner, item = decision.owner, decision.item
-        if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < state.config.players:
-            raise InvalidActionError(f"Oka-san: no player {owner!r}", "MK-SETUP-1")
-        _check_item(item)
-        _check_visit(state)
-        colour = state.config.colours[p]
-        if owner == p:
-            raise _illegal("Oka-san takes from another player's board, not one's own",
-                           "MK-TUTOR-OKASAN-1")
-        if not state.boards[owner][item * NUM_COLOURS + colour]:
-            if not any(b[i * NUM_COLOURS + colour] for o, b in enumerate(state.boards) if o != p
-                       for i in range(NUM_ITEMS)):
-                raise _illegal(f"Oka-san: no {colour.label} tile on another player's board",
-                               "MK-TUTOR-3")
-            raise _illegal(f"Oka-san: player {owner} has no {colour.label} tile on item {item}",
-                           "MK-TUTOR-OKASAN-1")
-        d = _Draft(state)
-        d.pay(Tutor.OKASAN)
-        d.boards[owner][item * NUM_COLOURS + colour] -= 1
-        d.place((colour * NUM_ITEMS + item,), phase)
-        return d.freeze()
-    if isinstance(decision, OneSan):
-        space = _check_space(state, decision.space, "One-san")
-        _check_visit(state)
-        _require_face_down(state, space, "MK-TUTOR-ONESAN-1", "One-san")
-        d = _Draft(state)
-        d.pay(Tutor.ONESAN)
-        d.resume = phase
-        d.looks = (space,)
-        d.phase = Phase.LOOK
-        return d.freeze()
-    if isinstance(decision, Sabanto):
-        item = _check_item(decision.item)
-        _check_colour(decision.colour, optional=False)
-        _check_visit(state)
-        own = state.boards[p]
-        if not own[item * NUM_COLOURS + decision.colour]:
-            if not any(own):
-                raise _illegal("Sabanto: the player's board is empty", "MK-TUTOR-3")
-            raise _illegal(f"Sabanto: no {decision.colour.label} tile on item {item} of "
-                           f"player {p}'s board", "MK-TUTOR-SABANTO-1")
-        d = _Draft(state)
-        d.pay(Tutor.SABANTO)
-        d.boards[p][item * NUM_COLOURS + decision.colour] -= 1
-        bisect.insort(d.discarded, decision.colour * NUM_ITEMS + item)
-        d.enter(phase)
-        return d.freeze()
-    raise InvalidActionError(f"not a maiko decision: {decision!r}")  # pragma: no cover
-
-
-def _apply_look(state: State, decision: Decision) -> State:
-    """MK-TUTOR-ONESAN-1: another look, or stop."""
-    if isinstance(decision, OneSanStop):
-        d = _Draft(state)
-        d.looks = ()
-        resume, d.resume = state.resume, None
-        assert resume is not None
-        d.enter(resume)
-        return d.freeze()
-    if not isinstance(decision, OneSan):
-        raise _illegal(f"during a One-san visit only looks and the stop, not {decision!r}",
-                       "MK-TUTOR-ONESAN-1")
-    space = _check_space(state, decision.space, "One-san")
-    if state.spaces[space] != DOWN or space in state.looks:
-        raise _illegal(f"One-san: space {space} is not a face-down tile not yet looked at in "
-                       "this visit", "MK-TUTOR-ONESAN-1")
-    d = _Draft(state)
-    d.looks = state.looks + (space,)
-    if len(d.looks) == MAX_LOOKS:  # the visit stops by itself after the sixth look
-        d.looks = ()
-        resume, d.resume = state.resume, None
-        assert resume is not None
-        d.enter(resume)
+    d = Draft.of(state)
+    d.play(decision)
     return d.freeze()
 
 
-def _apply_sweep(state: State, decision: Decision) -> State:
-    """MK-ROW-1, MK-ROW-3: the row discard, one item space at a time."""
-    assert state.sweep_row is not None
-    item = ROWS[state.sweep_row][state.sweep_index]
-    if not isinstance(decision, Sweep):
-        raise _illegal(f"a row discard is pending on item space {item}: decide it first, not "
-                       f"{decision!r}", "MK-ROW-3")
-    _check_item(decision.item)
-    _check_colour(decision.colour, optional=True)
-    if decision.item != item:
-        raise _illegal(f"the row discard decides item space {item} now, not {decision.item}",
-                       "MK-ROW-3")
-    d = _Draft(state)
-    if decision.colour is not None:
-        index = item * NUM_COLOURS + decision.colour
-        if not state.boards[state.current][index]:
-            raise _illegal(f"no {decision.colour.label} tile on item space {item}", "MK-ROW-1")
-        d.boards[state.current][index] -= 1
-        bisect.insort(d.discarded, decision.colour * NUM_ITEMS + item)
-    if state.sweep_index == 2:
-        resume = state.resume
-        assert resume is not None
-        d.sweep_row, d.sweep_index, d.resume = None, 0, None
-        d.enter(resume)
-    else:
-        d.sweep_index += 1
+def random_game(config: Config, rng: random.Random, first_player: int = 0,
+                max_decisions: int | None = None) -> State:
+    """A whole game played in one draft: the layout drawn by :func:`random_layout`, every
+    decision uniform over the legal ones, as :meth:`Game.random_game` plays any game (the same
+    draws from ``rng``, so the same game). Stops after ``max_decisions`` decisions if given."""
+    d = Draft.of(new_game(config, first_player))
+    count = 0
+    while d.phase is not _OVER:
+        if max_decisions is not None and count >= max_decisions:
+            break
+        if d.phase is _LAYOUT:
+            d.play(random_layout(config, rng))
+        else:
+            d.play(d.choose(rng))
+        count += 1
     return d.freeze()

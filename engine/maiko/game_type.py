@@ -85,6 +85,11 @@ class MaikoGame(Game):
     def apply(self, state: State, decision: Any) -> State:
         return game.apply(state, decision)
 
+    def random_game(self, rng: random.Random, config: Config, first_player: int = 0,
+                    max_decisions: int | None = None) -> State:
+        """The core's random game, played in one mutable draft (:func:`.game.random_game`)."""
+        return game.random_game(config, rng, first_player, max_decisions)
+
     def chance_outcomes(self, state: State) -> None:
         """Too many layouts to list (60! / 2^27 / 6! ... of them): drawn by sample_chance."""
         return None

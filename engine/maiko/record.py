@@ -39,8 +39,23 @@ from .actions import (
     Sabanto,
     Sweep,
 )
-from .components import NUM_ITEMS, TOTAL_TILES, Colour, Config, parse_tile, tile_name
-from .game import Phase, Reason, Result, State, apply, new_game
+from .components import NUM_COLOURS, NUM_ITEMS, TOTAL_TILES, Colour, Config, parse_tile, tile_name
+from .game import (  # the shared decision values of the engine's menus
+    _DANNAS,
+    _END_TURN,
+    _FLIPS,
+    _LOOKS,
+    _OKASANS,
+    _SABANTOS,
+    _STOP,
+    _SWEEPS,
+    Draft,
+    Phase,
+    Reason,
+    Result,
+    State,
+    new_game,
+)
 
 FORMAT = "maiko-record/1"
 _REASON_RULE = {Reason.FULL_BOARD: "MK-END-2", Reason.NO_FACE_DOWN: "MK-END-4",
@@ -116,7 +131,47 @@ def _colour(obj: dict[str, Any], key: str, optional: bool, path: str) -> Colour 
 
 
 def decision_from_json(obj: Any, path: str = "$") -> Decision:
-    """The decision written ``obj``; :class:`InvalidActionError` naming the JSON path otherwise."""
+    """The decision written ``obj``; :class:`InvalidActionError` naming the JSON path otherwise.
+
+    A decision in its usual form (the keys of its kind, in-range values) is looked up among the
+    engine's shared decision values at once; anything else takes the checked path, which names
+    the fault."""
+    kind = obj.get("kind") if type(obj) is dict else None
+    if type(kind) is str:
+        size = len(obj)
+        by_space = _BY_SPACE.get(kind)
+        if by_space is not None:
+            space = obj.get("space")
+            if size == 2 and type(space) is int and 0 <= space < TOTAL_TILES:
+                return by_space[space]
+        elif size == 1 and kind in _BARE:
+            return _BARE[kind]
+        elif size == 3:
+            item = obj.get("item")
+            if type(item) is int and 0 <= item < NUM_ITEMS:
+                if kind == "sweep" and "colour" in obj:
+                    colour = obj["colour"]
+                    if colour is None:
+                        return _SWEEPS[item][0]
+                    if type(colour) is str and colour in _COLOUR_BY_NAME:
+                        return _SWEEPS[item][_COLOUR_BY_NAME[colour] + 1]
+                elif kind == "sabanto":
+                    colour = obj.get("colour")
+                    if type(colour) is str and colour in _COLOUR_BY_NAME:
+                        return _SABANTOS[item * NUM_COLOURS + _COLOUR_BY_NAME[colour]]
+                elif kind == "oka-san":
+                    owner = obj.get("owner")
+                    if type(owner) is int and 0 <= owner <= 3:
+                        return _OKASANS[owner][item]
+    return _checked_decision(obj, path)
+
+
+_BY_SPACE = {"flip": _FLIPS, "danna": _DANNAS, "one-san": _LOOKS}
+_BARE = {"one-san-stop": _STOP, "end-turn": _END_TURN}
+_COLOUR_BY_NAME = {c.label: c for c in Colour}
+
+
+def _checked_decision(obj: Any, path: str) -> Decision:
     if not isinstance(obj, dict):
         raise InvalidActionError(f"{path}: expected a decision object, not {json.dumps(obj)[:40]}")
     label = obj.get("kind")
@@ -208,6 +263,7 @@ def _malformed_int(value: Any, path: str, low: int, high: int) -> int:
 
 
 _KEYS = {"format", "options", "first_player", "layout", "turns", "result"}
+_TURN_KEYS = {"player", "steps"}
 
 
 #: The colours option: "" or 2 to 4 names. It ends with "nothing follows", not "$": "$" matches
@@ -217,10 +273,11 @@ COLOURS_PATTERN = r"^((white|purple|pink|green)(,(white|purple|pink|green)){1,3}
 _COLOURS_PATTERN = re.compile(COLOURS_PATTERN)
 
 
-def _check_shape(obj: Any) -> None:
+def _check_shape(obj: Any) -> list[list[Decision]]:
     """Everything spec/maiko/record.schema.json checks, before any rule: the shape, types and
     ranges of the whole record, so that a record the schema refuses is malformed wherever the
-    fault lies, never illegal because an earlier turn broke a rule."""
+    fault lies, never illegal because an earlier turn broke a rule. Returns the decisions of
+    each turn, parsed once."""
     if not isinstance(obj, dict):
         raise MalformedRecordError("$", "expected a record object")
     if obj.get("format") != FORMAT:
@@ -255,22 +312,34 @@ def _check_shape(obj: Any) -> None:
         if not isinstance(layout, list) or not 60 <= len(layout) <= 81:
             raise MalformedRecordError("$.layout", "expected null or a list of 60 to 81 tiles")
         for index, value in enumerate(layout):
-            if value not in _TILE_NAMES:
+            if type(value) is not str or value not in _TILE_CODES:
                 raise MalformedRecordError(f"$.layout[{index}]",
                                            f"expected a tile, not {_show(value)}")
     turns = obj["turns"]
     if not isinstance(turns, list):
         raise MalformedRecordError("$.turns", "expected a list of turns")
+    parsed: list[list[Decision]] = []
     for t, turn in enumerate(turns):
-        path = f"$.turns[{t}]"
-        if not isinstance(turn, dict) or set(turn) != {"player", "steps"}:
-            raise MalformedRecordError(path, "expected an object with player and steps")
-        _malformed_int(turn["player"], f"{path}.player", 0, 3)
+        if not isinstance(turn, dict) or turn.keys() != _TURN_KEYS:
+            raise MalformedRecordError(f"$.turns[{t}]", "expected an object with player and steps")
+        player = turn["player"]
+        if type(player) is not int or not 0 <= player <= 3:
+            _malformed_int(player, f"$.turns[{t}].player", 0, 3)
         steps = turn["steps"]
         if not isinstance(steps, list) or not steps:
-            raise MalformedRecordError(f"{path}.steps", "expected a non-empty list of decisions")
+            raise MalformedRecordError(f"$.turns[{t}].steps",
+                                       "expected a non-empty list of decisions")
+        decisions = []
         for k, item in enumerate(steps):
-            _step_from_json(item, f"{path}.steps[{k}]")
+            try:
+                decision = decision_from_json(item, "$")
+            except InvalidActionError:  # again, for the message with the path
+                _step_from_json(item, f"$.turns[{t}].steps[{k}]")
+                raise  # pragma: no cover (the same input, the same verdict)
+            if isinstance(decision, Layout):  # the record's layout, never a step: malformed
+                _step_from_json(item, f"$.turns[{t}].steps[{k}]")
+            decisions.append(decision)
+        parsed.append(decisions)
     if "result" in obj:
         result = obj["result"]
         if not isinstance(result, dict) or set(result) != {"winners", "reason", "scores",
@@ -288,6 +357,7 @@ def _check_shape(obj: Any) -> None:
                 raise MalformedRecordError(f"$.result.{key}", "expected a list of whole numbers")
         if not 1 <= len(result["winners"]) <= 4 or not all(0 <= w <= 3 for w in result["winners"]):
             raise MalformedRecordError("$.result.winners", "expected 1 to 4 players (0 to 3)")
+    return parsed
 
 
 def _step_from_json(item: Any, path: str) -> Decision:
@@ -311,7 +381,7 @@ def read_record(obj: Any) -> State:
     :class:`IllegalRecordError` (with the rule, turn and step) when it records what the rules
     forbid, including a result other than the engine's.
     """
-    _check_shape(obj)
+    parsed = _check_shape(obj)
     options = obj["options"]
     players = _malformed_int(options.get("players"), "$.options.players", 2, 4)
     try:
@@ -338,45 +408,36 @@ def read_record(obj: Any) -> State:
         return state
     if not isinstance(layout, list):
         raise MalformedRecordError("$.layout", "expected a list of tiles")
-    tiles: list[int] = []
-    for index, value in enumerate(layout):
-        try:
-            tiles.append(_tile(value, f"$.layout[{index}]"))
-        except InvalidActionError as error:
-            raise MalformedRecordError(f"$.layout[{index}]",
-                                       f"expected a tile, not {_show(value)}") from error
+    tiles = tuple(map(_TILE_CODES.__getitem__, layout))  # every name checked by _check_shape
+    # One mutable draft for the whole replay; frozen once, at the end (the same State as
+    # applying each decision in turn: tests/properties/test_fast_engines.py).
+    draft = Draft.of(state)
     try:
-        state = apply(state, Layout(tuple(tiles)))
+        draft.play(Layout(tiles))
     except GameError as error:
         raise IllegalRecordError(f"layout: {error.message}", error.rule,
                                  {"turn": None, "step": None}) from None
+    over = Phase.OVER
     for t, turn in enumerate(turns):
-        path = f"$.turns[{t}]"
-        if not isinstance(turn, dict) or set(turn) != {"player", "steps"}:
-            raise MalformedRecordError(path, "expected an object with player and steps")
-        declared = _malformed_int(turn["player"], f"{path}.player", 0, 3)
-        steps = turn["steps"]
-        if not isinstance(steps, list) or not steps:
-            raise MalformedRecordError(f"{path}.steps", "expected a non-empty list of decisions")
-        for k, item in enumerate(steps):
-            where = {"turn": t, "step": k}
-            decision = _step_from_json(item, f"{path}.steps[{k}]")
-            if state.phase is Phase.OVER:
+        declared = turn["player"]
+        for k, decision in enumerate(parsed[t]):
+            if draft.phase is over:
                 raise IllegalRecordError(f"the game ended before turn {t}, step {k}: "
-                                         f"{state.result.reason.value}",  # type: ignore[union-attr]
-                                         "MK-END-5", where)
-            if state.turn != t:
-                rule = "MK-TURN-2"
-                message = (f"turn {state.turn} is not over: the record starts turn {t}" if k == 0
+                                         f"{draft.result.reason.value}",  # type: ignore[union-attr]
+                                         "MK-END-5", {"turn": t, "step": k})
+            if draft.turn != t:
+                message = (f"turn {draft.turn} is not over: the record starts turn {t}" if k == 0
                            else f"turn {t} ended before this step")
-                raise IllegalRecordError(message, rule, where)
-            if declared != state.current:
-                raise IllegalRecordError(f"turn {t} is player {state.current}'s, not player "
-                                         f"{declared}'s", "MK-TURN-1", where)
+                raise IllegalRecordError(message, "MK-TURN-2", {"turn": t, "step": k})
+            if declared != draft.current:
+                raise IllegalRecordError(f"turn {t} is player {draft.current}'s, not player "
+                                         f"{declared}'s", "MK-TURN-1", {"turn": t, "step": k})
             try:
-                state = apply(state, decision)
+                draft.play(decision)
             except (IllegalActionError, InvalidActionError) as error:
-                raise IllegalRecordError(error.message, error.rule, where) from None
+                raise IllegalRecordError(error.message, error.rule,
+                                         {"turn": t, "step": k}) from None
+    state = draft.freeze()
     if "result" in obj:
         _check_result(state, obj["result"], {"turn": len(turns) - 1 if turns else None,
                                              "step": None})
@@ -410,6 +471,7 @@ def _check_result(state: State, result: Any, where: dict[str, Any]) -> None:
 # --- the schema -----------------------------------------------------------------------------
 
 _TILE_NAMES = [tile_name(c * NUM_ITEMS + i) for c in range(4) for i in range(NUM_ITEMS)] + ["friend"]
+_TILE_CODES = {name: parse_tile(name) for name in _TILE_NAMES}
 _COLOUR_NAMES = [c.label for c in Colour]
 
 
