@@ -48,6 +48,7 @@ from hanamikoji.engine.hanamikoji.actions import (
     TradeOff,
 )
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
+from hanamikoji.oracle.core import notation as core
 from hanamikoji.engine.hanamikoji.game import (
     TURNS_PER_ROUND,
     Phase,
@@ -72,7 +73,7 @@ _NAME = {ActionKind.SECRET: "a secret", ActionKind.TRADE_OFF: "a trade-off",
          ActionKind.GIFT: "a gift", ActionKind.COMPETITION: "a competition"}
 
 
-class NotationError(HanamikojiError):
+class NotationError(core.NotationError):
     """A string the notation or the rules do not accept: what is wrong, where (round and move
     from 1, the column from 1 and the move's text) and the rule ID. ``malformed`` is True when
     the string is not notation at all, False when it is notation of a move the rules forbid."""
