@@ -286,6 +286,9 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                          help="the folder to write (replaced whole)")
     vectors.add_argument("--game", default=None, metavar="NAME",
                          help="the game (default: the registry's default; see 'hanamikoji games')")
+    vectors.add_argument("--tasks", metavar="SET",
+                         help="instead of the conformance corpus, the vectors of a task set "
+                              "in its own shapes (buaa: docs/buaa.md)")
     vectors.set_defaults(handler="hanamikoji.oracle.core.vectors:run")
 
     perft = commands.add_parser(
