@@ -274,7 +274,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     convert.add_argument("--game", default=None, metavar="NAME",
                          help="the game (default: by each record's format; with --from the "
                               "registry's default)")
-    convert.set_defaults(handler="hanamikoji.oracle.core.notation:convert")
+    convert.set_defaults(handler="hanamikoji.oracle.core.convert:run")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
     schema.add_argument("--game", default=None, metavar="NAME",
