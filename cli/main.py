@@ -274,6 +274,8 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     convert.add_argument("--game", default=None, metavar="NAME",
                          help="the game (default: by each record's format; with --from the "
                               "registry's default)")
+    convert.add_argument("--out", type=path, metavar="FILE",
+                         help="write into FILE (all at once) instead of standard output")
     convert.set_defaults(handler="hanamikoji.oracle.core.convert:run")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")

@@ -241,3 +241,16 @@ def test_a_game_without_the_notation_is_one_line_exit_2(capsys, lines):
                  ("convert", "--to", "pgn", str(path))):
         code, out, err = run(capsys, *argv)
         assert code == 2 and not out and err.count("\n") == 1 and "has no notation" in err
+
+
+@checks("VAR-IT-1")
+def test_convert_writes_only_games_of_the_courses_rules(capsys, tmp_path):
+    records = tmp_path / "r.jsonl"
+    games = [play_game(5, i, rules) for i, rules in enumerate((ITALIAN_THREE_ROUNDS, STANDARD))]
+    records.write_text("".join(f"{__import__('json').dumps(to_record(g))}\n" for g in games),
+                       encoding="utf-8")
+    out = tmp_path / "games.txt"
+    code, printed, err = run(capsys, "convert", "--to", "buaa", str(records), "--out", str(out))
+    assert (code, printed) == (2, "")
+    assert err.count("\n") == 1 and "record 1: " in err and "not standard [VAR-IT-1]" in err
+    assert out.read_text(encoding="utf-8") == buaa.game_text(games[0]) + "\n"

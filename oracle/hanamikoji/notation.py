@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS
 from hanamikoji.oracle.core.notation import NotationExtension
 from hanamikoji.oracle.hanamikoji import buaa
 
@@ -17,6 +18,10 @@ class HanamikojiNotation(NotationExtension):
         return buaa.parse_game(line)
 
     def write(self, name: str, state: Any) -> str:
+        if state.rules != ITALIAN_THREE_ROUNDS:
+            raise buaa.NotationError(
+                f"the buaa notation writes games of the course's rules, the variant "
+                f"{ITALIAN_THREE_ROUNDS.name}, not {state.rules.name}", "VAR-IT-1")
         return buaa.game_text(state)
 
 
