@@ -20,9 +20,9 @@ def _output(path: str | None) -> Iterator[IO[str]]:
     if path is None:
         yield sys.stdout
         return
-    from hanamikoji.cli.commands import atomic_output
+    from hanamikoji.cli.output import output_file
 
-    with atomic_output(path) as out:
+    with output_file(path) as out:  # whole or not at all (cli/output.py)
         yield out
 
 

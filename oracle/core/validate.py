@@ -480,12 +480,11 @@ def notation_replayed(stream: IO[bytes], source: str, start: int, game: Game | N
         try:
             final = hooks.read(name, text)
         except NotationError as error:
-            where = {} if error.round is None else {"round": error.round - 1}
-            if error.move is not None:
-                where["turn"] = error.move - 1
+            # The message says where in the notation's own terms (its round and move from 1,
+            # the column); the record's places would name a record the line never was.
             status = Status.MALFORMED if error.malformed else Status.ILLEGAL
             judgement = Judgement(status, error.message, rule=error.rule,
-                                  where=_where(game, where))
+                                  where=_where(game, {}))
             yield Verdict(start + offset, source, number, judgement), game, None
             continue
         judgement = Judgement(Status.VALID, game.describe_end(final), where=_where(game, {}),

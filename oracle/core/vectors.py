@@ -167,30 +167,20 @@ def write(directory: str, game: Game | None = None) -> list[str]:
     return [os.path.join(directory, name) for name in FILES]
 
 
-def _directory(directory: str) -> None:
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise UsageError(f"cannot write into {directory}: it is not a directory")
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
-
-
 def write_tasks(directory: str, game: Game, name: str) -> list[str]:
-    """Write ``game``'s vectors of the task set ``name`` into ``directory``; the paths."""
-    from hanamikoji.cli.commands import atomic_output
+    """Write ``game``'s vectors of the task set ``name`` as the folder ``directory``, as
+    :func:`write` writes the corpus; the paths written."""
+    from hanamikoji.cli.base import UsageError
+    from hanamikoji.cli.output import output_folder
 
     documents = extension("vectors", game, VectorsExtension).tasks(name)
     if documents is None:
         raise UsageError(f"game {game.name} has no task set {name!r}")
-    _directory(directory)
-    written = []
-    for file_name, doc in documents.items():
-        path = os.path.join(directory, file_name)
-        with atomic_output(path) as out:
-            out.write(render(doc))
-        written.append(path)
-    return written
+    with output_folder(directory, ours=tuple(documents), command="vectors") as folder:
+        for file_name, doc in documents.items():
+            with folder.file(file_name) as out:
+                out.write(render(doc))
+    return [os.path.join(directory, file_name) for file_name in documents]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,10 +22,11 @@ the string) and the rule ID.
 >>> text = "2GG 2FF 1D 3EEG-E 3AFF-F 1C 4ABEG-AB 4BCDD-DD"
 >>> calc_current_state(text, (0,) * 7)
 [[1, 0, 0, 3, 2, 1, 1], [1, 2, 2, 0, 1, 1, 1], [0, -1, -1, 1, 1, 0, 0]]
->>> parse_round("2GG 2FF 2AB", (0,) * 7, complete=False)
-Traceback (most recent call last):
-...
-hanamikoji.oracle.hanamikoji.buaa.NotationError: move 3 '2AB' (column 9): player 0 has already used their trade-off action this round [TURN-3]
+>>> try:
+...     parse_round("2GG 2FF 2AB", (0,) * 7, complete=False)
+... except NotationError as error:
+...     print(error)
+move 3 '2AB' (column 9): player 0 has already used their trade-off action this round [TURN-3]
 """
 
 from __future__ import annotations
@@ -243,10 +244,10 @@ def _play_round(state: State, text: str, round_number: int | None, offset: int,
     deal, overflow = _deal_for(moves, starter)
     state = apply(state, deal)
     for index, move in enumerate(moves):
-        number = index + 1
         player = state.active
 
-        def illegal(message: str, rule: str | None) -> NotationError:
+        def illegal(message: str, rule: str | None, move: Move = move,
+                    number: int = index + 1) -> NotationError:
             return NotationError(message, rule or "TURN-3", move=number, column=move.column,
                                  token=move.text, round=round_number)
 
@@ -448,7 +449,8 @@ def parse_view(text: str, viewer_starts: bool, hand: str | None = None) -> tuple
         mine = (number % 2 == 1) == viewer_starts
         player = 0 if mine else 1
 
-        def illegal(message: str, rule: str) -> NotationError:
+        def illegal(message: str, rule: str, number: int = number, column: int = column,
+                    token: str = token) -> NotationError:
             return NotationError(message, rule, move=number, column=column, token=token)
 
         if move.hidden and mine:
