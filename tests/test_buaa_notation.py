@@ -161,17 +161,16 @@ def test_a_view_is_the_full_history_with_the_opponents_face_down_cards_hidden(se
             break
         state = apply(state, random_deal(rng) if state.phase is Phase.DEAL
                       else rng.choice(legal_actions(state)))
-    full = buaa.view_text(state, 0).split()  # compared with what the two views show
-    other = buaa.view_text(state, 1).split()
+    views = [buaa.view_text(state, p).split() for p in (0, 1)]  # from the engine's observe
     starter = state.starter
-    for player, view in ((0, full), (1, other)):
+    for player, view in enumerate(views):
         moves = buaa.parse_view(" ".join(view), viewer_starts=player == starter,
                                 hand=buaa.hand_text(state, player))
         for index, move in enumerate(moves):
             mover = starter if index % 2 == 0 else 1 - starter
             secret = move.kind.value in ("secret", "trade-off")
             assert move.hidden == (secret and mover != player)
-    for mine, theirs in zip(full, other):
+    for mine, theirs in zip(*views):  # the two views differ only where one hides cards
         assert mine == theirs or "X" in mine + theirs
 
 
@@ -254,3 +253,26 @@ def test_convert_writes_only_games_of_the_courses_rules(capsys, tmp_path):
     assert (code, printed) == (2, "")
     assert err.count("\n") == 1 and "record 1: " in err and "not standard [VAR-IT-1]" in err
     assert out.read_text(encoding="utf-8") == buaa.game_text(games[0]) + "\n"
+
+
+@checks("ACT-SECRET-1")
+def test_the_column_points_into_the_whole_line_past_the_prefix_and_earlier_rounds():
+    state = next(s for s in (play_game(11, i, ITALIAN_THREE_ROUNDS, 1) for i in range(50))
+                 if len(s.scores) >= 2)
+    line = buaa.game_text(state)
+    assert line.startswith("1: ")
+    rounds = line[3:].split(" | ")
+    moves = rounds[1].split()
+    bad = "1: " + " | ".join([rounds[0], " ".join(moves[:4] + ["1AB"] + moves[5:])] + rounds[2:])
+    with pytest.raises(NotationError) as info:
+        buaa.parse_game(bad)
+    error = info.value
+    assert (error.round, error.move, error.token) == (2, 5, "1AB")
+    assert bad[error.column - 1:].startswith("1AB ")
+
+
+def test_stats_reads_notation(capsys, lines):
+    path, _ = lines
+    code, out, err = run(capsys, "stats", "--notation", "buaa", "--json", str(path))
+    assert code == 2 and err.count("\n") == 2
+    assert __import__("json").loads(out)["valid"] == 1
