@@ -175,7 +175,7 @@ def parse_move(token: str, column: int, number: int, round: int | None = None,
         if len(taken) != size:
             raise bad(f"the pick of {_NAME[kind]} takes exactly {size} card{'s' * (size > 1)}, "
                       f"not {len(taken)}", _PICK_RULE[kind])
-        pick = tuple(sorted(taken))
+        pick = tuple(sorted(c for c in taken if c is not None))  # no X was let through
     elif pick_needed and kind in (ActionKind.GIFT, ActionKind.COMPETITION):
         raise bad(f"{_NAME[kind]} needs the opponent's pick ('-' and the card"
                   f"{'s' * (kind is ActionKind.COMPETITION)} taken) before the next move",
@@ -268,8 +268,9 @@ def _play_round(state: State, text: str, round_number: int | None, offset: int,
         if move.kind is ActionKind.GIFT and move.pick[0] not in move.decision().cards:
             raise illegal(f"player {1 - player} takes {LETTERS[move.pick[0]]}, which was not "
                           f"offered (the gift is {offered})", "ACT-GIFT-2")
-        if move.kind is ActionKind.COMPETITION and move.pick not in state.pending.pairs:
-            sets = " and ".join("".join(LETTERS[c] for c in p) for p in state.pending.pairs)
+        pending = state.pending
+        if isinstance(pending, Competition) and move.pick not in pending.pairs:
+            sets = " and ".join("".join(LETTERS[c] for c in p) for p in pending.pairs)
             raise illegal(f"player {1 - player} takes {''.join(LETTERS[c] for c in move.pick)}, "
                           f"which is not one of the competition's sets {sets}", "ACT-COMP-2")
         try:
@@ -434,10 +435,12 @@ def parse_view(text: str, viewer_starts: bool, hand: str | None = None) -> tuple
     moves: list[Move] = []
     used: tuple[set[ActionKind], set[ActionKind]] = (set(), set())
     shown = [0] * C.NUM_GEISHA
-    for g in (_letters(hand, False) if hand is not None else ()):
-        if isinstance(g, str):
-            raise NotationError(f"{g!r} in the hand is not a card: cards are A to G", "COMP-2",
-                                malformed=True)
+    held = _letters(hand, False) if hand is not None else ()
+    if isinstance(held, str):
+        raise NotationError(f"{held!r} in the hand is not a card: cards are A to G", "COMP-2",
+                            malformed=True)
+    for g in held:
+        assert g is not None
         shown[g] += 1
     for number, (column, token) in enumerate(tokens, 1):
         if number > TURNS_PER_ROUND:
@@ -475,7 +478,7 @@ def parse_view(text: str, viewer_starts: bool, hand: str | None = None) -> tuple
             decision = move.decision()
             if move.kind is ActionKind.GIFT and move.pick[0] not in decision.cards:
                 raise illegal(f"{LETTERS[move.pick[0]]} was not offered", "ACT-GIFT-2")
-            if move.kind is ActionKind.COMPETITION and move.pick not in decision.pairs:
+            if isinstance(decision, Competition) and move.pick not in decision.pairs:
                 raise illegal("the pick is not one of the competition's sets", "ACT-COMP-2")
         moves.append(move)
     return tuple(moves)

@@ -31,7 +31,7 @@ import itertools
 from typing import Any, Iterator
 
 from hanamikoji.engine.hanamikoji import cards as C
-from hanamikoji.engine.hanamikoji.actions import ActionKind, CompetitionPick, Decision, GiftPick
+from hanamikoji.engine.hanamikoji.actions import ACTION_TYPES, ActionKind, CompetitionPick, Decision
 from hanamikoji.engine.hanamikoji.game import (
     Phase,
     State,
@@ -116,7 +116,7 @@ def t2_cases(seed: int = SEED, wanted: int = 40) -> list[dict[str, Any]]:
         before = START
         starter = state.first_player
         for score, decisions in zip(state.scores, buaa._rounds(state.history)):
-            kinds = [d.kind for d in decisions if not isinstance(d, (GiftPick, CompetitionPick))]
+            kinds = [d.kind for d in decisions if isinstance(d, ACTION_TYPES)]
             new = ({(k, p) for p, k in enumerate(kinds)} | {("starter", starter)}
                    | {("board", any(m is not None for m in before))})
             if not new <= covered or len(cases) < wanted and index % 3 == 0:
