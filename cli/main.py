@@ -221,6 +221,12 @@ def _spec_commands(commands: argparse._SubParsersAction) -> None:
     coverage.set_defaults(handler="hanamikoji.cli.model:coverage")
 
 
+def _notation(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--notation", metavar="NAME",
+                        help="read games written in the game's notation NAME, one a line "
+                             "(e.g. buaa: docs/buaa.md), instead of records")
+
+
 def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     """validate, schema, vectors, perft, diff: the oracle for other implementations
     (docs/oracle.md)."""
@@ -233,6 +239,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                                "record's format)")
     validate.add_argument("--json", action="store_true",
                           help="print one JSON verdict per record, in input order")
+    _notation(validate)
     validate.set_defaults(handler="hanamikoji.oracle.core.validate:run")
 
     show = commands.add_parser(
@@ -243,6 +250,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                       help="show each game as player P saw it: only their view")
     show.add_argument("--game", default=None, metavar="NAME",
                       help="read every record as this game's (default: by its format)")
+    _notation(show)
     show.set_defaults(handler="hanamikoji.cli.show:show")
 
     stats = commands.add_parser(
@@ -252,7 +260,25 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     stats.add_argument("--game", default=None, metavar="NAME",
                        help="read every record as this game's (default: by its format)")
     stats.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    _notation(stats)
     stats.set_defaults(handler="hanamikoji.cli.show:stats")
+
+    convert = commands.add_parser(
+        "convert", help="write records as another notation, or a notation's games as records")
+    convert.add_argument("paths", nargs="+", type=path, metavar="FILE",
+                         help="records as 'validate' reads them, or with --from lines of "
+                              "notation (- for stdin)")
+    direction = convert.add_mutually_exclusive_group(required=True)
+    direction.add_argument("--to", metavar="NOTATION",
+                           help="write each record as one line of NOTATION (e.g. buaa)")
+    direction.add_argument("--from", dest="source", metavar="NOTATION",
+                           help="read lines of NOTATION and write each game as a JSON record")
+    convert.add_argument("--game", default=None, metavar="NAME",
+                         help="the game (default: by each record's format; with --from the "
+                              "registry's default)")
+    convert.add_argument("--out", type=path, metavar="FILE",
+                         help="write into FILE (all at once) instead of standard output")
+    convert.set_defaults(handler="hanamikoji.oracle.core.convert:run")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
     schema.add_argument("--game", default=None, metavar="NAME",
@@ -264,6 +290,9 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                          help="the folder to write (replaced whole)")
     vectors.add_argument("--game", default=None, metavar="NAME",
                          help="the game (default: the registry's default; see 'hanamikoji games')")
+    vectors.add_argument("--tasks", metavar="SET",
+                         help="instead of the conformance corpus, the vectors of a task set "
+                              "in its own shapes (buaa: docs/buaa.md)")
     vectors.set_defaults(handler="hanamikoji.oracle.core.vectors:run")
 
     perft = commands.add_parser(

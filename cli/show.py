@@ -38,7 +38,8 @@ def _valid(args: argparse.Namespace, tally: Tally,
            command: str) -> Iterator[tuple[Any, Game, Any]]:
     """(verdict, game, final state) of each valid record; the others are reported on stderr
     as ``validate`` reports them."""
-    for verdict, game, final in records(args.paths, tally, command, _forced(args)):
+    for verdict, game, final in records(args.paths, tally, command, _forced(args),
+                                        getattr(args, "notation", None)):
         if verdict.judgement.status is Status.VALID and game is not None:
             yield verdict, game, final
         else:

@@ -467,6 +467,31 @@ def replayed(stream: IO[bytes], source: str, start: int = 0,
         yield Verdict(start + offset, source, unit.line, judgement), judged_by, final
 
 
+def notation_replayed(stream: IO[bytes], source: str, start: int, game: Game | None,
+                      name: str) -> Iterator[tuple[Verdict, Game | None, Any]]:
+    """As :func:`replayed`, for a file of games in notation ``name`` (one a line) of ``game``
+    (default: the registry's default); each line is decoded by the game's notation and judged
+    by replaying it, so a line gets the verdict its record would."""
+    from hanamikoji.oracle.core.notation import NotationError, lines, notation
+
+    game = game or get()
+    hooks = notation(game, name)
+    for offset, (number, text) in enumerate(lines(stream, source)):
+        try:
+            final = hooks.read(name, text)
+        except NotationError as error:
+            # The message says where in the notation's own terms (its round and move from 1,
+            # the column); the record's places would name a record the line never was.
+            status = Status.MALFORMED if error.malformed else Status.ILLEGAL
+            judgement = Judgement(status, error.message, rule=error.rule,
+                                  where=_where(game, {}))
+            yield Verdict(start + offset, source, number, judgement), game, None
+            continue
+        judgement = Judgement(Status.VALID, game.describe_end(final), where=_where(game, {}),
+                              result=game.record_result_json(final))
+        yield Verdict(start + offset, source, number, judgement), game, final
+
+
 # --- the command ---------------------------------------------------------------------------
 
 
@@ -540,9 +565,11 @@ def _binary(stream: IO[bytes]) -> str | None:
 
 
 def records(paths: Iterable[str], tally: "Tally", command: str,
-            forced: Game | None = None) -> Iterator[tuple[Verdict, Game | None, Any]]:
+            forced: Game | None = None,
+            notation: str | None = None) -> Iterator[tuple[Verdict, Game | None, Any]]:
     """Every record of the files ``paths`` (``-``: standard input), in order, as
-    :func:`replayed` gives them, counted in ``tally``; a file that cannot be read, or holds no
+    :func:`replayed` gives them (:func:`notation_replayed` with ``notation``: games in that
+    notation, one a line), counted in ``tally``; a file that cannot be read, or holds no
     record, is one line on stderr (``hanamikoji COMMAND: error: ...``) and counted as
     unreadable. ``validate``, ``show`` and ``stats`` read their files with it."""
     for path in paths:
@@ -560,7 +587,9 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
         binary = _binary(stream)
         held: list[tuple[Verdict, Game | None, Any]] | None = [] if binary is not None else None
         try:
-            for verdict, game, final in replayed(stream, source, tally.records, forced):
+            found = (replayed(stream, source, tally.records, forced) if notation is None else
+                     notation_replayed(stream, source, tally.records, forced, notation))
+            for verdict, game, final in found:
                 if held is not None:
                     judgement = verdict.judgement
                     if judgement.status is Status.MALFORMED and judgement.path is None:
@@ -599,7 +628,8 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     forced = None if getattr(args, "game", None) is None else get(args.game)
     try:
-        for verdict, _, _ in records(args.paths, tally, "validate", forced):
+        for verdict, _, _ in records(args.paths, tally, "validate", forced,
+                                     getattr(args, "notation", None)):
             if args.json:
                 out.write(json.dumps(verdict.to_json()) + "\n")
             elif verdict.judgement.status is not Status.VALID:

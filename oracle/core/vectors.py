@@ -120,6 +120,11 @@ class VectorsExtension:
         of :data:`FILES`, or None (the default) for the corpus built from seeded games."""
         return None
 
+    def tasks(self, name: str) -> Mapping[str, Any] | None:
+        """The vectors of the task set ``name`` (file name to JSON document), or None (the
+        default) when the game has no such set."""
+        return None
+
 
 def corpus(game: Game) -> dict[str, dict[str, Any]]:
     """Every file of ``game``'s corpus, by name: the game's own cases if it has them, else the
@@ -162,10 +167,28 @@ def write(directory: str, game: Game | None = None) -> list[str]:
     return [os.path.join(directory, name) for name in FILES]
 
 
+def write_tasks(directory: str, game: Game, name: str) -> list[str]:
+    """Write ``game``'s vectors of the task set ``name`` as the folder ``directory``, as
+    :func:`write` writes the corpus; the paths written."""
+    from hanamikoji.cli.base import UsageError
+    from hanamikoji.cli.output import output_folder
+
+    documents = extension("vectors", game, VectorsExtension).tasks(name)
+    if documents is None:
+        raise UsageError(f"game {game.name} has no task set {name!r}")
+    with output_folder(directory, ours=tuple(documents), command="vectors") as folder:
+        for file_name, doc in documents.items():
+            with folder.file(file_name) as out:
+                out.write(render(doc))
+    return [os.path.join(directory, file_name) for file_name in documents]
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``vectors`` sub-command."""
     game = get(getattr(args, "game", None))
-    for path in write(args.out, game):
+    tasks = getattr(args, "tasks", None)
+    paths = write(args.out, game) if tasks is None else write_tasks(args.out, game, tasks)
+    for path in paths:
         with open(path, encoding="utf-8") as handle:
             count = json.load(handle)["numberOfTests"]
         print(f"{path}: {count} cases")

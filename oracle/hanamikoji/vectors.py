@@ -862,5 +862,13 @@ class HanamikojiVectors(VectorsExtension):
     def files(self) -> dict[str, Any]:
         return files()
 
+    def tasks(self, name: str) -> dict[str, Any] | None:
+        """``buaa``: the BUAA 2026 course's task shapes (:mod:`.buaa_tasks`)."""
+        if name != "buaa":
+            return None
+        from hanamikoji.oracle.hanamikoji import buaa_tasks
+
+        return buaa_tasks.files()
+
 
 EXTENSION = HanamikojiVectors

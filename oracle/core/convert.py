@@ -1,0 +1,55 @@
+"""``hanamikoji convert``: records as a game's notation, and a notation's games as records
+(:mod:`.notation`)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from typing import IO, Iterator
+
+from hanamikoji.cli.base import EXIT_USAGE
+from hanamikoji.engine.core.registry import get
+from hanamikoji.oracle.core.notation import NotationError, notation
+from hanamikoji.oracle.core.validate import Status, Tally, records
+
+
+@contextlib.contextmanager
+def _output(path: str | None) -> Iterator[IO[str]]:
+    if path is None:
+        yield sys.stdout
+        return
+    from hanamikoji.cli.output import output_file
+
+    with output_file(path) as out:  # whole or not at all (cli/output.py)
+        yield out
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``convert`` sub-command: ``--to NAME`` writes each record of the files as a line of
+    notation ``NAME``; ``--from NAME`` writes each line of notation as a record (JSON Lines).
+    An input that is not valid gets ``validate``'s line on stderr and is not converted, and the
+    exit code is ``validate``'s; a valid record the notation cannot write (a game of another
+    variant than the notation's) gets one line on stderr too, and the exit code is 2."""
+    forced = None if args.game is None else get(args.game)
+    if args.to is not None:
+        notation(forced or get(), args.to)  # a game without it: one line, before any output
+    tally = Tally()
+    unwritable = 0
+    with _output(args.out) as out:
+        for verdict, game, final in records(args.paths, tally, "convert", forced, args.source):
+            if verdict.judgement.status is not Status.VALID or game is None:
+                print(verdict.to_text(), file=sys.stderr)
+            elif args.to is not None:
+                try:
+                    line = notation(game, args.to).write(args.to, final)
+                except NotationError as error:
+                    unwritable += 1
+                    print(f"{verdict.source}:{verdict.line}: record {verdict.index}: {error}",
+                          file=sys.stderr)
+                    continue
+                out.write(line + "\n")
+            else:
+                out.write(json.dumps(game.to_record(final)) + "\n")
+    return max(tally.exit_code(), EXIT_USAGE if unwritable else 0)

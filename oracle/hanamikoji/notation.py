@@ -1,0 +1,28 @@
+"""Hanamikoji's notations for ``--notation`` and ``convert`` (:mod:`hanamikoji.oracle.core.notation`):
+``buaa``, the history strings of the BUAA 2026 course (:mod:`.buaa`), one game a line, played
+under the course's rules, the variant ``italian-three-rounds`` (VAR-IT-1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS
+from hanamikoji.oracle.core.notation import NotationExtension
+from hanamikoji.oracle.hanamikoji import buaa
+
+
+class HanamikojiNotation(NotationExtension):
+    names = ("buaa",)
+
+    def read(self, name: str, line: str) -> Any:
+        return buaa.parse_game(line)
+
+    def write(self, name: str, state: Any) -> str:
+        if state.rules != ITALIAN_THREE_ROUNDS:
+            raise buaa.NotationError(
+                f"the buaa notation writes games of the course's rules, the variant "
+                f"{ITALIAN_THREE_ROUNDS.name}, not {state.rules.name}", "VAR-IT-1")
+        return buaa.game_text(state)
+
+
+EXTENSION = HanamikojiNotation

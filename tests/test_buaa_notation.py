@@ -1,0 +1,278 @@
+"""The BUAA notation (oracle/hanamikoji/buaa.py): it reads and writes what the engine plays, and
+a string gets the first rule it breaks, with its move, column and rule ID."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanamikoji.cli.main import main
+from hanamikoji.engine.hanamikoji.game import Phase, apply, legal_actions, new_game, random_deal
+from hanamikoji.engine.hanamikoji.record import read_record, to_record
+from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, STANDARD
+from hanamikoji.engine.hanamikoji.seeded import play_game
+from hanamikoji.oracle.hanamikoji import buaa
+from hanamikoji.oracle.hanamikoji.buaa import NotationError
+from hanamikoji.properties.core.cite import checks
+
+NEUTRAL = (0,) * 7
+#: The course's own example round (its T2 statement), legal as it stands.
+EXAMPLE = "2GG 2FF 1D 3EEG-E 3AFF-F 1C 4ABEG-AB 4BCDD-DD"
+
+
+def refused(text: str, board=NEUTRAL, complete: bool = False) -> NotationError:
+    with pytest.raises(NotationError) as info:
+        buaa.parse_round(text, board, complete=complete)
+    return info.value
+
+
+# --- one line, the move, the rule ---------------------------------------------------------------
+
+
+@checks("ACT-SECRET-1")
+def test_a_secret_takes_exactly_one_card():
+    error = refused("1AB")
+    assert (error.rule, error.move, error.column, error.malformed) == ("ACT-SECRET-1", 1, 1, True)
+    assert "a secret takes exactly 1 card, not 2" in str(error)
+
+
+@checks("ACT-GIFT-2")
+def test_a_pick_that_was_not_offered():
+    error = refused("3ABC-D")
+    assert (error.rule, error.move, error.malformed) == ("ACT-GIFT-2", 1, False)
+    assert "takes D, which was not offered (the gift is ABC)" in str(error)
+
+
+@checks("TURN-3")
+def test_trade_off_used_twice_in_a_round():
+    error = refused("2GG 2FF 2AB")
+    assert (error.rule, error.move, error.column, error.token) == ("TURN-3", 3, 9, "2AB")
+    assert "\n" not in str(error)
+
+
+@checks("ACT-COMP-1", "ACT-COMP-2")
+def test_a_competitions_groups_are_its_first_two_and_last_two_letters():
+    # the letters inside a group may come in any order, the groups may not be regrouped
+    assert buaa.parse_round("4BAGE-BA", NEUTRAL, complete=False).sides[1][:2] == (1, 1)
+    error = refused("4AEBG-AB")
+    assert (error.rule, error.move) == ("ACT-COMP-2", 1)
+    assert "not one of the competition's sets AE and BG" in str(error)
+
+
+@checks("COMP-2")
+def test_more_cards_of_a_geisha_than_the_deck_holds():
+    error = refused("1A 1A 2AB")
+    assert (error.rule, error.move) == ("COMP-2", 3)
+    assert "only 2 cards of A" in str(error)
+
+
+@checks("TURN-4", "TURN-1")
+def test_a_full_history_has_every_pick_and_eight_moves():
+    assert refused("3EEG 2FF").rule == "TURN-4"
+    assert refused(EXAMPLE + " 1A").rule == "TURN-1"
+    assert refused("2GG 2FF 1D", complete=True).rule == "TURN-1"
+
+
+@checks("INFO-1")
+def test_a_full_history_hides_nothing():
+    error = refused("2XX")
+    assert error.malformed and error.rule == "COMP-2"
+
+
+@checks("TURN-1", "ACT-SECRET-1")
+def test_the_first_broken_rule_by_position_is_the_one_reported():
+    # move 2 plays a card no deal can give (a 3rd A), move 4 has a shape error: move 2 is named
+    assert refused("1A 2AA 1B 1CC").move == 2
+    assert refused("1A 3BBB-B 1B").move == 2  # 3 B's: the deck has 2
+
+
+def test_spaces_and_letter_order_do_not_matter():
+    spaced = "  2GG   2FF 1D 3GEE-E 3FAF-F  1C 4BAGE-BA 4DDBC-DD "
+    assert buaa.calc_current_state(spaced, NEUTRAL) == buaa.calc_current_state(EXAMPLE, NEUTRAL)
+
+
+def test_the_courses_own_t2_example_gives_the_courses_answer():
+    """The course's T2 test (src/T2/test.js) states this answer for this history."""
+    assert buaa.calc_current_state("1A 1A 2BC 2BC 3EEE-E 3DDD-D 4FGFG-FG 4FGFG-FG", NEUTRAL) == [
+        [1, 0, 0, 1, 2, 2, 2], [1, 0, 0, 2, 1, 2, 2], [0, 0, 0, -1, 1, 0, 0]]
+
+
+@checks("SCORE-2", "SCORE-3")
+def test_the_board_before_the_round_is_kept_where_a_geisha_ties():
+    board = (1, -1, 1, -1, 1, -1, 1)
+    after = buaa.calc_current_state(EXAMPLE, board)[2]
+    assert after == [1, -1, -1, 1, 1, -1, 1]  # A, F, G tie: they keep the board's marker
+
+
+# --- whole games, both ways ---------------------------------------------------------------------
+
+
+def games():
+    return st.builds(lambda seed, first, rules: play_game(seed, 0, rules, first),
+                     st.integers(0, 10**6), st.sampled_from((0, 1)),
+                     st.sampled_from((ITALIAN_THREE_ROUNDS, STANDARD)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(games())
+def test_record_to_notation_to_record_keeps_the_game(state):
+    """Every play, score and result survives record -> notation -> record; only the deal order,
+    which the notation does not hold, is made anew."""
+    record = to_record(state)
+    line = buaa.notation_from_record(record)
+    back = buaa.record_from_notation(line, state.rules.name)
+    again = read_record(back)
+    assert [r["turns"] for r in back["rounds"]] == [r["turns"] for r in record["rounds"]]
+    assert (back["first_player"], back["result"]) == (record["first_player"], record["result"])
+    assert [r["removed"] for r in back["rounds"]] == [r["removed"] for r in record["rounds"]]
+    assert again.scores == state.scores
+    assert buaa.game_text(again) == line
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(), st.data())
+def test_a_changed_letter_is_refused_or_is_a_game_the_record_reader_accepts(state, data):
+    """Strings legal in shape but perhaps not in play: the codec accepts one only when it is a
+    game, and then it reads back as itself."""
+    line = buaa.game_text(state)
+    spots = [i for i, ch in enumerate(line) if ch in buaa.LETTERS]
+    spot = data.draw(st.sampled_from(spots))
+    changed = line[:spot] + data.draw(st.sampled_from(buaa.LETTERS)) + line[spot + 1:]
+    try:
+        final = buaa.parse_game(changed, state.rules.name)
+    except NotationError as error:
+        assert error.rule and "\n" not in str(error)
+        return
+    assert read_record(to_record(final)) == final
+    assert buaa.parse_game(buaa.game_text(final), state.rules.name).scores == final.scores
+
+
+@checks("INFO-1", "INFO-2")
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 60))
+def test_a_view_is_the_full_history_with_the_opponents_face_down_cards_hidden(seed, steps):
+    rng = random.Random(seed)
+    state = new_game(ITALIAN_THREE_ROUNDS, seed % 2)
+    for _ in range(steps):
+        if state.phase is Phase.OVER:
+            break
+        state = apply(state, random_deal(rng) if state.phase is Phase.DEAL
+                      else rng.choice(legal_actions(state)))
+    views = [buaa.view_text(state, p).split() for p in (0, 1)]  # from the engine's observe
+    starter = state.starter
+    for player, view in enumerate(views):
+        moves = buaa.parse_view(" ".join(view), viewer_starts=player == starter,
+                                hand=buaa.hand_text(state, player))
+        for index, move in enumerate(moves):
+            mover = starter if index % 2 == 0 else 1 - starter
+            secret = move.kind.value in ("secret", "trade-off")
+            assert move.hidden == (secret and mover != player)
+    for mine, theirs in zip(*views):  # the two views differ only where one hides cards
+        assert mine == theirs or "X" in mine + theirs
+
+
+@checks("INFO-1", "TURN-3", "ACT-GIFT-2")
+def test_a_view_is_refused_where_no_game_could_show_it():
+    assert buaa.parse_view("2XX 1D", viewer_starts=False)
+    with pytest.raises(NotationError, match=r"INFO-1"):
+        buaa.parse_view("1X", viewer_starts=True)  # one's own secret is seen
+    with pytest.raises(NotationError, match=r"INFO-1"):
+        buaa.parse_view("1D", viewer_starts=False)  # the opponent's is not
+    with pytest.raises(NotationError, match=r"TURN-3"):
+        buaa.parse_view("2XX 2AB 2XX", viewer_starts=False)
+    with pytest.raises(NotationError, match=r"ACT-GIFT-2"):
+        buaa.parse_view("3ABC-D", viewer_starts=False)
+    with pytest.raises(NotationError, match=r"COMP-2"):
+        buaa.parse_view("3GGG-G", viewer_starts=False, hand="GGG")
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def lines(tmp_path):
+    good = buaa.game_text(play_game(7, 0, ITALIAN_THREE_ROUNDS, 1))
+    path = tmp_path / "games.txt"
+    path.write_text(f"# one game a line\n{good}\n\n3ABC-D | {EXAMPLE}\n1AB\n", encoding="utf-8")
+    return path, good
+
+
+@checks("ACT-GIFT-2", "ACT-SECRET-1")
+def test_validate_reads_a_file_of_notation(capsys, lines):
+    path, _ = lines
+    code, out, err = run(capsys, "validate", "--notation", "buaa", str(path))
+    assert code == 2 and not err  # a malformed line (1AB) outranks an illegal one
+    assert out.splitlines() == [
+        f"{path}:4: record 1: illegal [ACT-GIFT-2]: round 1, move 1 '3ABC-D' (column 1): "
+        "player 1 takes D, which was not offered (the gift is ABC)",
+        f"{path}:5: record 2: malformed [ACT-SECRET-1]: round 1, move 1 '1AB' (column 1): "
+        "a secret takes exactly 1 card, not 2",
+        "3 records: 1 valid, 1 illegal, 1 malformed"]
+
+
+def test_show_and_convert_read_notation_and_convert_goes_both_ways(capsys, lines, tmp_path):
+    path, good = lines
+    (tmp_path / "one.txt").write_text(good + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "show", "--notation", "buaa", str(tmp_path / "one.txt"))
+    assert code == 0 and "italian-three-rounds rules · player 1 starts" in out
+    code, records, _ = run(capsys, "convert", "--from", "buaa", str(tmp_path / "one.txt"))
+    assert code == 0 and records.count("\n") == 1
+    (tmp_path / "r.jsonl").write_text(records, encoding="utf-8")
+    code, back, _ = run(capsys, "convert", "--to", "buaa", str(tmp_path / "r.jsonl"))
+    assert (code, back) == (0, good + "\n")
+    code, _, err = run(capsys, "convert", "--from", "buaa", str(path))
+    assert code == 2 and err.count("\n") == 2  # the two bad lines, on stderr, one line each
+
+
+def test_a_game_without_the_notation_is_one_line_exit_2(capsys, lines):
+    path, _ = lines
+    for argv in (("validate", "--notation", "buaa", "--game", "maiko", str(path)),
+                 ("validate", "--notation", "pgn", str(path)),
+                 ("convert", "--to", "pgn", str(path))):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and not out and err.count("\n") == 1 and "has no notation" in err
+
+
+@checks("VAR-IT-1")
+def test_convert_writes_only_games_of_the_courses_rules(capsys, tmp_path):
+    records = tmp_path / "r.jsonl"
+    games = [play_game(5, i, rules) for i, rules in enumerate((ITALIAN_THREE_ROUNDS, STANDARD))]
+    records.write_text("".join(f"{__import__('json').dumps(to_record(g))}\n" for g in games),
+                       encoding="utf-8")
+    out = tmp_path / "games.txt"
+    code, printed, err = run(capsys, "convert", "--to", "buaa", str(records), "--out", str(out))
+    assert (code, printed) == (2, "")
+    assert err.count("\n") == 1 and "record 1: " in err and "not standard [VAR-IT-1]" in err
+    assert out.read_text(encoding="utf-8") == buaa.game_text(games[0]) + "\n"
+
+
+@checks("ACT-SECRET-1")
+def test_the_column_points_into_the_whole_line_past_the_prefix_and_earlier_rounds():
+    state = next(s for s in (play_game(11, i, ITALIAN_THREE_ROUNDS, 1) for i in range(50))
+                 if len(s.scores) >= 2)
+    line = buaa.game_text(state)
+    assert line.startswith("1: ")
+    rounds = line[3:].split(" | ")
+    moves = rounds[1].split()
+    bad = "1: " + " | ".join([rounds[0], " ".join(moves[:4] + ["1AB"] + moves[5:])] + rounds[2:])
+    with pytest.raises(NotationError) as info:
+        buaa.parse_game(bad)
+    error = info.value
+    assert (error.round, error.move, error.token) == (2, 5, "1AB")
+    assert bad[error.column - 1:].startswith("1AB ")
+
+
+def test_stats_reads_notation(capsys, lines):
+    path, _ = lines
+    code, out, err = run(capsys, "stats", "--notation", "buaa", "--json", str(path))
+    assert code == 2 and err.count("\n") == 2
+    assert __import__("json").loads(out)["valid"] == 1
