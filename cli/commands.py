@@ -15,8 +15,7 @@ from typing import Any, Iterator
 from hanamikoji.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from hanamikoji.cli.options import game_and_config
 from hanamikoji.cli.output import is_stdout, output_file, shown, streams
-from hanamikoji.cli.simulate import (CHUNK, Tally, chunks, first_of, ignore_interrupts, play_chunk,
-                                     play_game)
+from hanamikoji.cli.simulate import Tally, first_of, play_game, tally_of
 from hanamikoji.engine.core.words import options_text, plural
 
 
@@ -87,49 +86,33 @@ def summary(tally: Tally, seconds: float) -> dict:
     return report
 
 
-#: Chunks handed to the worker processes ahead of the one being read, per worker: enough to
-#: keep them busy, few enough that memory does not grow with --games.
-AHEAD = 2
-
-
-def _pooled(pool: Any, jobs: Iterator[tuple[Any, ...]], window: int) -> Iterator[Any]:
-    """``play_chunk(*job)`` for each job, in order, with at most ``window`` in flight (an
-    Executor's ``map`` would submit every job at once)."""
-    from collections import deque
-
-    pending: deque = deque()
-    try:
-        for job in jobs:
-            pending.append(pool.submit(play_chunk, *job))
-            if len(pending) >= window:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        for future in pending:
-            future.cancel()
-
-
 def simulate(args: argparse.Namespace) -> int:
-    """``simulate``: the games are played a chunk at a time (also on workers, a few chunks
-    ahead), so memory does not grow with ``--games``; Ctrl-C stops the run and reports the
-    games finished so far (exit 130)."""
+    """``simulate``: in this process a game at a time, or, with ``--workers N`` (N > 1),
+    ``--resume DIR`` or a Dask scheduler, as a campaign of shards of ``--shard-size`` games
+    (:mod:`hanamikoji.cli.campaign`) merged in seed order. Either way memory does not grow with
+    ``--games``, the records and the tally are the same bytes, and Ctrl-C stops the run and
+    reports the games finished so far (exit 130)."""
+    from hanamikoji.cli.campaign import scheduler_address
+
     game, config = game_and_config(args)
     options = game.options_of(config)
     max_turns = getattr(args, "max_turns", None)
     rotate = getattr(args, "rotate", False)
     tally = Tally()
     streamed = bool(args.records) and streams(args.records)
-    workers = min(args.workers, -(-args.games // CHUNK))
-    pool = stop = None
-    if workers > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+    resume = getattr(args, "resume", None)
+    scheduler = scheduler_address(getattr(args, "scheduler", None))
+    campaign = args.workers > 1 or resume is not None or scheduler is not None
+    backend = store = None
+    if campaign:
+        from hanamikoji.cli.campaign import Store, backend_for
 
-        # Before the progress bar starts its thread; workers leave Ctrl-C to this process, and
-        # end their chunk at the next game once it sets ``stop``.
-        stop = multiprocessing.Event()
-        pool = ProcessPoolExecutor(workers, initializer=ignore_interrupts, initargs=(stop,))
+        store = None if resume is None else Store(resume, {
+            "command": "simulate", "game": game.name, "options": options, "seed": args.seed,
+            "records": bool(args.records), "max_turns": max_turns, "rotate": rotate,
+            "shard_size": args.shard_size})
+        # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
+        backend = backend_for(args.workers, scheduler)
     progress = progress_bar()
     start = time.perf_counter()
     interrupted = False
@@ -140,7 +123,7 @@ def simulate(args: argparse.Namespace) -> int:
                 progress.start()
                 task = progress.add_task("simulating", total=args.games)
             try:
-                if pool is None:
+                if backend is None:
                     for index in range(args.games):
                         first = first_of(game, config, index) if rotate else 0
                         state = play_game(game, config, args.seed, index, first, max_turns)
@@ -151,14 +134,18 @@ def simulate(args: argparse.Namespace) -> int:
                         if task is not None:
                             progress.update(task, completed=tally.games)
                 else:
-                    jobs = ((game.name, options, args.seed, first, count, 0, out is not None,
-                             max_turns, rotate) for first, count in chunks(args.games))
-                    # Game i always uses its own seed (simulate.game_rng), and pieces come back
+                    from hanamikoji.cli.campaign import run, seed_shards
+
+                    shards = seed_shards("hanamikoji.cli.simulate:simulate_shard", args.games,
+                                         args.shard_size, (game.name, options, args.seed, 0,
+                                                           out is not None, max_turns, rotate))
+                    # Game i always uses its own seed (seeded.game_rng), and shards come back
                     # in order, so any number of workers gives the same games, tally, records.
-                    for part, lines in _pooled(pool, jobs, AHEAD * workers):
-                        tally.merge(part)
+                    for _, blob in run(shards, backend, store):
+                        head, _, lines = blob.partition("\n")
+                        tally.merge(tally_of(head))
                         if out is not None:
-                            out.writelines(line + "\n" for line in lines)
+                            out.write(lines)
                         if task is not None:
                             progress.update(task, completed=tally.games)
             finally:
@@ -167,12 +154,8 @@ def simulate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if pool is not None:
-            if interrupted:
-                stop.set()
-            # Waits for the games in play only: the chunks not begun are cancelled, and those
-            # in flight end at their next game once ``stop`` is set.
-            pool.shutdown(wait=True, cancel_futures=True)
+        if backend is not None:
+            backend.close(interrupted=interrupted)
     seconds = time.perf_counter() - start
     report = summary(tally, seconds)
     if interrupted:
@@ -180,6 +163,8 @@ def simulate(args: argparse.Namespace) -> int:
         kept = ("" if not args.records else
                 f"; the records of those went to {shown(args.records)}" if streamed else
                 "; no records written")
+        if store is not None:
+            kept += f"; the finished shards are kept in {resume} for --resume"
         print(f"hanamikoji simulate: interrupted after {tally.games:,} of {args.games:,} games "
               f"(the summary is of those{kept})", file=sys.stderr)
     # With the records on standard output (--records -), the summary goes to stderr.

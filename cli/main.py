@@ -140,8 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rotate", action="store_true",
                      help="rotate the first player by game: game i begins with player i mod "
                           "players (default: player 0 begins every game)")
-    sim.add_argument("--workers", type=_positive, default=1,
-                     help="processes to spread the games over (same games for any number)")
+    _campaign_options(sim, "games", 100)
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.add_argument("--max-turns", type=_positive, default=None, metavar="N",
                      help="stop a game once it has lasted N of the game's units of length "
@@ -164,6 +163,23 @@ def build_parser() -> argparse.ArgumentParser:
     _spec_commands(commands)
     _model_commands(commands)
     return parser
+
+
+def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int) -> None:
+    """--workers, --scheduler, --resume, --shard-size: a campaign of shards
+    (cli/campaign.py, docs/campaigns.md)."""
+    parser.add_argument("--workers", type=_positive, default=1,
+                        help=f"processes of this machine to spread the {unit} over (the same "
+                             "output for any number)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the shards on the Dask cluster of this scheduler "
+                             "(tcp://HOST:8786; default: $HANAMIKOJI_SCHEDULER if set; needs "
+                             "hanamikoji[dask])")
+    parser.add_argument("--resume", type=path, default=None, metavar="DIR",
+                        help="keep each finished shard in DIR, and take the shards already "
+                             "there instead of running them again")
+    parser.add_argument("--shard-size", type=_positive, default=size, metavar="N",
+                        help=f"{unit} per shard (default {size})")
 
 
 def _model_commands(commands: argparse._SubParsersAction) -> None:

@@ -88,6 +88,40 @@ def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int
     return tally, lines
 
 
+#: Games per shard of a ``simulate`` campaign (``--shard-size``): small enough that two workers
+#: share even a thousand Maiko games evenly (a shard is under a second of work), large enough
+#: that handing a shard out costs little beside playing it.
+SHARD = 100
+
+
+def tally_json(tally: Tally) -> str:
+    """A tally as one JSON line (a shard's first line): it merges back with :func:`tally_of`."""
+    return json.dumps({"games": tally.games, "unit": tally.unit, "unfinished": tally.unfinished,
+                       "reasons": sorted(tally.reasons.items()),
+                       "winners": sorted(tally.winners.items()),
+                       "lengths": sorted(tally.lengths.items())}, separators=(",", ":"))
+
+
+def tally_of(line: str) -> Tally:
+    """The tally :func:`tally_json` wrote."""
+    data = json.loads(line)
+    return Tally(games=data["games"], unit=data["unit"], unfinished=data["unfinished"],
+                 reasons=Counter(dict(map(tuple, data["reasons"]))),
+                 winners=Counter(dict(map(tuple, data["winners"]))),
+                 lengths=Counter({int(k): v for k, v in data["lengths"]}))
+
+
+def simulate_shard(game_name: str, options: Mapping[str, Any], seed: int, first_player: int,
+                   with_records: bool, max_turns: int | None, rotate: bool, start: int,
+                   count: int) -> str:
+    """The blob of a ``simulate`` shard (:mod:`hanamikoji.cli.campaign`): games ``start ..
+    start + count - 1`` of ``seed``, as their tally's JSON line followed by the records of the
+    finished ones, one JSON line each (the lines ``simulate --records`` writes)."""
+    tally, lines = play_chunk(game_name, options, seed, start, count, first_player,
+                              with_records, max_turns, rotate)
+    return "".join([tally_json(tally), "\n"] + [line + "\n" for line in lines])
+
+
 def first_of(game: Game, config: Any, index: int) -> int:
     """``simulate --rotate``: game ``index`` begins with player ``index % players``, so every
     seat begins as often (give or take one), and game i is the same game whatever the workers."""

@@ -1,0 +1,383 @@
+"""Campaigns: a long run cut into shards, run anywhere, merged into the same bytes.
+
+A campaign is a sequence of :class:`Shard` values. A shard names its slice of the work (a seed
+range, ``seeds-000000000200-000000000299``, or a slice of an input file) and the task that does
+it: a function, named ``"module:function"`` so it travels to another process or machine by
+name, that returns the shard's output as text (its *blob*). A task depends only on its
+arguments, never on where or when it runs, so a shard's blob is the same on any worker.
+
+:func:`run` hands the shards to a :class:`Backend` and gives the blobs back **in shard order**,
+whatever order the shards finish in: the merged output (the caller writes the blobs one after
+another) is byte-identical for any number of workers and any backend. At most ``window`` shards
+are out at a time, so memory does not grow with the campaign.
+
+Backends:
+
+* :class:`Serial`: in this process, one shard after another (``--workers 1``);
+* :class:`Local`: ``multiprocessing`` worker processes on this machine (``--workers N``). Its
+  ``terminate`` stops the workers at once on Ctrl-C, which ``concurrent.futures`` cannot do
+  without reaching into private state; no further dependency (joblib/loky) is needed for that;
+* :class:`Dask`: the workers of a Dask distributed scheduler (``--scheduler ADDRESS``, or the
+  environment variable ``HANAMIKOJI_SCHEDULER``); the optional extra ``hanamikoji[dask]``.
+  A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere.
+
+With a store (``--resume DIR``), each finished shard is written to ``DIR/<name>.out`` through
+:mod:`hanamikoji.cli.output` (whole or not at all), then its SHA-256 to ``DIR/<name>.sha256``
+(the format of ``sha256sum``, so ``cd DIR && sha256sum -c *.sha256`` checks them). A rerun with
+the same ``DIR`` takes every shard whose blob is there and matches its digest, and runs only
+the others. ``DIR/campaign.json`` says what the campaign computes; a rerun that would compute
+something else is refused rather than mixed with it.
+
+Ctrl-C stops the campaign: the shards finished by then are stored (with a store), the workers
+are stopped, and :class:`KeyboardInterrupt` reaches the command, which says "interrupted".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator, Protocol
+
+import attrs
+
+from hanamikoji.cli.base import UsageError
+from hanamikoji.cli.output import OutputError, output_file
+
+#: The environment variable that names a Dask scheduler when ``--scheduler`` is not given.
+SCHEDULER_VARIABLE = "HANAMIKOJI_SCHEDULER"
+
+
+@attrs.frozen
+class Shard:
+    """One unit of work: ``name`` (unique in its campaign, a file name), the task that computes
+    its blob (``"module:function"``) and the task's arguments (picklable values)."""
+
+    name: str
+    task: str
+    args: tuple[Any, ...] = ()
+
+
+def seed_range_name(first: int, count: int) -> str:
+    """The name of the shard of games ``first .. first + count - 1``; names sort as the ranges.
+
+    >>> seed_range_name(200, 100)
+    'seeds-000000000200-000000000299'
+    """
+    return f"seeds-{first:012d}-{first + count - 1:012d}"
+
+
+def seed_shards(task: str, total: int, size: int, args: tuple[Any, ...]) -> Iterator[Shard]:
+    """The shards of games ``0 .. total - 1``, ``size`` games each (the last may be shorter),
+    made one at a time (``total`` may be larger than any list): each calls
+    ``task(*args, first, count)``."""
+    for first in range(0, total, size):
+        count = min(size, total - first)
+        yield Shard(seed_range_name(first, count), task, args + (first, count))
+
+
+def run_shard(shard: Shard) -> str:
+    """The blob of ``shard``: its task called with its arguments (on any worker)."""
+    module, _, function = shard.task.partition(":")
+    return getattr(importlib.import_module(module), function)(*shard.args)
+
+
+def digest(blob: str) -> str:
+    """The SHA-256 of a blob's UTF-8 bytes, in hex."""
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+# --- the store --------------------------------------------------------------------------------
+
+
+class Store:
+    """The shards of a campaign kept in a folder (``--resume DIR``)."""
+
+    def __init__(self, folder: str, description: dict[str, Any]) -> None:
+        self.folder = folder
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"--resume {folder}: cannot make the folder: "
+                             f"{error.strerror or error}") from None
+        if not os.path.isdir(folder):
+            raise UsageError(f"--resume {folder}: it is not a folder")
+        manifest = os.path.join(folder, "campaign.json")
+        text = json.dumps(description, sort_keys=True) + "\n"
+        try:
+            with open(manifest, encoding="utf-8") as file:
+                before = file.read()
+        except FileNotFoundError:
+            before = None
+        except OSError as error:
+            raise UsageError(f"--resume {folder}: cannot read {manifest}: "
+                             f"{error.strerror or error}") from None
+        if before is not None and before != text:
+            raise UsageError(f"--resume {folder}: it holds the shards of another campaign "
+                             f"({manifest} says {before.strip()}; this one is {text.strip()}); "
+                             "give a new folder")
+        if before is None:
+            self._write("campaign.json", text)
+
+    def _write(self, name: str, text: str) -> None:
+        try:
+            with output_file(os.path.join(self.folder, name)) as out:
+                out.write(text)
+        except OutputError as error:
+            raise UsageError(f"--resume {self.folder}: {error}") from None
+
+    def load(self, shard: Shard) -> str | None:
+        """The blob of ``shard`` if it is stored whole (its digest matches), else None."""
+        base = os.path.join(self.folder, shard.name)
+        try:
+            with open(base + ".sha256", encoding="utf-8") as file:
+                expected = file.read().split(" ", 1)[0]
+            with open(base + ".out", encoding="utf-8", newline="") as file:
+                blob = file.read()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return blob if digest(blob) == expected else None
+
+    def save(self, shard: Shard, blob: str) -> None:
+        """Store ``blob`` as ``shard``'s: the blob first, then its digest, each whole."""
+        self._write(shard.name + ".out", blob)
+        self._write(shard.name + ".sha256", f"{digest(blob)}  {shard.name}.out\n")
+
+
+# --- backends ---------------------------------------------------------------------------------
+
+
+class Pending(Protocol):
+    """A shard handed to a backend."""
+
+    def done(self) -> bool: ...
+
+    def result(self) -> str: ...
+
+
+class Backend(Protocol):
+    """Where shards run: ``submit`` returns at once; ``close`` (idempotent) stops the workers,
+    at once when ``interrupted``."""
+
+    workers: int
+
+    def submit(self, shard: Shard) -> Pending: ...
+
+    def close(self, interrupted: bool = False) -> None: ...
+
+
+class _Ready:
+    def __init__(self, blob: str) -> None:
+        self.blob = blob
+
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> str:
+        return self.blob
+
+
+class Serial:
+    """Every shard in this process, when it is submitted."""
+
+    workers = 1
+
+    def submit(self, shard: Shard) -> Pending:
+        return _Ready(run_shard(shard))
+
+    def close(self, interrupted: bool = False) -> None:
+        pass
+
+
+def ignore_interrupts() -> None:
+    """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
+    main process answers it (it stops the workers and keeps what finished)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Async:
+    def __init__(self, result: Any) -> None:
+        self.async_result = result
+
+    def done(self) -> bool:
+        return bool(self.async_result.ready())
+
+    def result(self) -> str:
+        import multiprocessing
+
+        # get() with a timeout waits in slices, so Ctrl-C is answered at once
+        while True:
+            try:
+                return str(self.async_result.get(timeout=0.5))
+            except multiprocessing.TimeoutError:
+                continue
+
+
+class Local:
+    """``workers`` processes of this machine (``multiprocessing``: forked where the platform
+    forks, so a worker starts with the modules this process has imported)."""
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing
+
+        self.workers = workers
+        self.pool = multiprocessing.Pool(workers, initializer=ignore_interrupts)
+        self.closed = False
+
+    def submit(self, shard: Shard) -> Pending:
+        return _Async(self.pool.apply_async(run_shard, (shard,)))
+
+    def close(self, interrupted: bool = False) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if interrupted:
+            self.pool.terminate()
+        else:
+            self.pool.close()
+        self.pool.join()
+
+
+class Dask:
+    """The workers of the Dask scheduler at ``address`` (``tcp://host:8786``), or of a
+    ``distributed.Client`` given as ``client`` (then left open on close)."""
+
+    def __init__(self, address: str | None = None, client: Any = None) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise UsageError("--scheduler needs Dask distributed, which is not installed: "
+                             "pip install 'hanamikoji[dask]'") from None
+        self.own = client is None
+        if client is None:
+            try:
+                client = distributed.Client(address, timeout="10s", set_as_default=False)
+            except (OSError, TimeoutError, ValueError) as error:
+                raise UsageError(f"--scheduler {address}: cannot reach a Dask scheduler there "
+                                 f"({str(error).splitlines()[0] if str(error) else 'no answer'})"
+                                 "; expected the address 'dask scheduler' prints, such as "
+                                 "tcp://10.0.0.5:8786") from None
+        self.client = client
+        self.workers = max(1, len(client.scheduler_info().get("workers", {})))
+        self.futures: list[Any] = []
+        self.closed = False
+        import uuid
+
+        self.token = uuid.uuid4().hex
+
+    def submit(self, shard: Shard) -> Pending:
+        # pure=False with a key of this run: a shard is never taken from another run's cache
+        future = self.client.submit(run_shard, shard, key=f"hanamikoji-{shard.name}-{self.token}",
+                                    pure=False, retries=3)
+        self.futures.append(future)
+        return _DaskFuture(future)
+
+    def close(self, interrupted: bool = False) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        pending = [f for f in self.futures if not f.done()]
+        if pending:
+            self.client.cancel(pending)
+        self.futures.clear()
+        if self.own:
+            self.client.close()
+
+
+class _DaskFuture:
+    def __init__(self, future: Any) -> None:
+        self.future = future
+
+    def done(self) -> bool:
+        return bool(self.future.done())
+
+    def result(self) -> str:
+        return str(self.future.result())
+
+
+def scheduler_address(given: str | None) -> str | None:
+    """``--scheduler`` if given, else ``HANAMIKOJI_SCHEDULER`` if set and not empty."""
+    return given or os.environ.get(SCHEDULER_VARIABLE) or None
+
+
+def backend_for(workers: int, scheduler: str | None = None) -> Backend:
+    """The backend a command's ``--workers`` and ``--scheduler`` ask for."""
+    address = scheduler_address(scheduler)
+    if address:
+        return Dask(address)
+    return Serial() if workers <= 1 else Local(workers)
+
+
+# --- running a campaign -----------------------------------------------------------------------
+
+
+def run(shards: Iterable[Shard], backend: Backend, store: Store | None = None, *,
+        window: int | None = None,
+        finished: Callable[[Shard, str], None] | None = None) -> Iterator[tuple[Shard, str]]:
+    """``(shard, blob)`` for every shard, in the order of ``shards``, each computed once by
+    ``backend`` (or taken from ``store``; a new one is saved there as soon as it is received).
+    ``window``: how many shards may be out at once (default: four per worker). ``finished``
+    is called with each shard as it is received, in whatever order they finish.
+
+    On KeyboardInterrupt (or any exception) the shards already finished are saved to the store
+    and the backend's workers are stopped at once before the exception goes on."""
+    window = window or 4 * max(1, backend.workers)
+    out: deque[tuple[Shard, Pending | None, str | None]] = deque()
+    todo = iter(shards)
+    interrupted = False
+
+    def receive(shard: Shard, blob: str) -> None:
+        if store is not None:
+            store.save(shard, blob)
+        if finished is not None:
+            finished(shard, blob)
+
+    def fill() -> None:
+        while len(out) < window:
+            shard = next(todo, None)
+            if shard is None:
+                return
+            blob = store.load(shard) if store is not None else None
+            if blob is not None:
+                out.append((shard, None, blob))
+            else:
+                out.append((shard, backend.submit(shard), None))
+
+    try:
+        fill()
+        while out:
+            shard, pending, blob = out.popleft()
+            if blob is None:
+                assert pending is not None
+                blob = pending.result()
+                receive(shard, blob)
+                # received later shards that finished first, so an interrupt keeps them
+                for index, (later, waiting, kept) in enumerate(out):
+                    if kept is None and waiting is not None and waiting.done():
+                        text = waiting.result()
+                        receive(later, text)
+                        out[index] = (later, None, text)
+            yield shard, blob
+            fill()
+    except BaseException:
+        interrupted = True  # Ctrl-C, a failure, or a reader that stopped early: stop at once
+        if store is not None:
+            for shard, waiting, kept in out:
+                if kept is None and waiting is not None and waiting.done():
+                    try:
+                        store.save(shard, waiting.result())
+                    except BaseException:  # a shard that failed is simply not kept
+                        pass
+        raise
+    finally:
+        backend.close(interrupted=interrupted)
+
+
+def blobs(shards: Iterable[tuple[Shard, str]]) -> Iterator[str]:
+    """The blobs alone, in order."""
+    for _, blob in shards:
+        yield blob
