@@ -116,8 +116,7 @@ class Store:
                              f"{error.strerror or error}") from None
         if before is not None and before != text:
             raise UsageError(f"--resume {folder}: it holds the shards of another campaign "
-                             f"({manifest} says {before.strip()}; this one is {text.strip()}); "
-                             "give a new folder")
+                             f"({_differences(before, description)}); give a new folder")
         if before is None:
             self._write("campaign.json", text)
 
@@ -144,6 +143,21 @@ class Store:
         """Store ``blob`` as ``shard``'s: the blob first, then its digest, each whole."""
         self._write(shard.name + ".out", blob)
         self._write(shard.name + ".sha256", f"{digest(blob)}  {shard.name}.out\n")
+
+
+def _differences(before: str, description: dict[str, Any]) -> str:
+    """What the stored campaign ``before`` (its ``campaign.json``) has that ``description``
+    has not, in words: ``seed 1, not 2``."""
+    try:
+        stored = json.loads(before)
+    except ValueError:
+        return "its campaign.json is not this toolkit's"
+    if not isinstance(stored, dict):
+        return "its campaign.json is not this toolkit's"
+    now = json.loads(json.dumps(description))
+    keys = sorted(set(stored) | set(now))
+    return ", ".join(f"{key} {json.dumps(stored.get(key))}, not {json.dumps(now.get(key))}"
+                     for key in keys if stored.get(key) != now.get(key))
 
 
 # --- backends ---------------------------------------------------------------------------------

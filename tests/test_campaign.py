@@ -1,0 +1,181 @@
+"""Campaigns (hanamikoji.cli.campaign): shards merged in order are the same bytes whatever runs
+them, in whatever order they finish; --resume takes the shards already done and only those."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from hanamikoji.cli import campaign as C
+from hanamikoji.cli.main import main
+from hanamikoji.cli.simulate import play_chunk, simulate_shard, tally_of
+
+
+def _records(tmp_path, name: str, *argv: str) -> bytes:
+    path = tmp_path / name
+    assert main(["simulate", "--seed", "5", "--records", str(path), *argv]) == 0
+    return path.read_bytes()
+
+
+class Shuffled:
+    """A backend whose shards finish in a random order: each wait for one shard runs the shards
+    handed out so far in a shuffled order, so later shards often finish before earlier ones."""
+
+    workers = 3
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.waiting: list = []
+        self.order: list[str] = []
+
+    def submit(self, shard):
+        backend = self
+
+        class Pending:
+            blob = None
+
+            def done(self):
+                return self.blob is not None
+
+            def result(self):
+                while self.blob is None:
+                    backend.rng.shuffle(backend.waiting)
+                    item, shard_of = backend.waiting.pop()
+                    item.blob = C.run_shard(shard_of)
+                    backend.order.append(shard_of.name)
+                return self.blob
+
+        pending = Pending()
+        self.waiting.append((pending, shard))
+        return pending
+
+    def close(self, interrupted=False):
+        pass
+
+
+def _merged(shards, backend, store=None) -> str:
+    return "".join(blob for _, blob in C.run(shards, backend, store))
+
+
+@pytest.mark.parametrize("game,options", [("hanamikoji", {"variant": "standard"}),
+                                          ("maiko", {"players": 3})])
+def test_one_worker_two_workers_and_a_shuffled_finish_give_the_same_records(tmp_path, game,
+                                                                            options):
+    argv = ["--game", game, "--games", "23", "--shard-size", "4"]
+    if game == "maiko":
+        argv += ["--players", "3"]
+    one = _records(tmp_path, "one.jsonl", *argv)
+    two = _records(tmp_path, "two.jsonl", *argv, "--workers", "2")
+    assert one.count(b"\n") == 23 and two == one
+    args = (game, options, 5, 0, True, None, False)
+    shards = list(C.seed_shards("hanamikoji.cli.simulate:simulate_shard", 23, 4, args))
+    backend = Shuffled(seed=1)
+    merged = _merged(shards, backend)
+    assert backend.order != sorted(backend.order)  # they did finish out of order
+    lines = [line for blob in merged.split("\n") if blob and not blob.startswith('{"games"')
+             for line in [blob]]
+    assert ("\n".join(lines) + "\n").encode() == one
+
+
+def test_a_shard_blob_is_its_tally_then_its_records():
+    blob = simulate_shard("hanamikoji", {"variant": "standard"}, 9, 0, True, None, False, 10, 3)
+    head, _, rest = blob.partition("\n")
+    tally, lines = play_chunk("hanamikoji", {"variant": "standard"}, 9, 10, 3, 0, True)
+    assert tally_of(head) == tally and rest == "".join(line + "\n" for line in lines)
+
+
+def test_shards_are_named_by_their_seed_range_and_made_one_at_a_time():
+    shards = C.seed_shards("m:f", 10 ** 20, 100, ("a",))
+    first = next(shards)
+    assert first == C.Shard("seeds-000000000000-000000000099", "m:f", ("a", 0, 100))
+    assert [s.args for s in C.seed_shards("m:f", 250, 100, ())] == [(0, 100), (100, 100),
+                                                                     (200, 50)]
+
+
+class Counting(C.Serial):
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    def submit(self, shard):
+        self.ran.append(shard.name)
+        return super().submit(shard)
+
+
+def _simulate_shards(total=30, size=4):
+    return list(C.seed_shards("hanamikoji.cli.simulate:simulate_shard", total, size,
+                              ("hanamikoji", {"variant": "standard"}, 2, 0, True, None, False)))
+
+
+def test_resume_runs_only_the_shards_not_yet_stored(tmp_path):
+    shards = _simulate_shards()
+    whole = _merged(shards, C.Serial())
+    store = C.Store(str(tmp_path / "run"), {"what": "test"})
+    got = []
+
+    def stop_after_three(shard, blob):
+        got.append(shard.name)
+        if len(got) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        for _ in C.run(shards, Counting(), store, finished=stop_after_three):
+            pass
+    # every shard finished by the interrupt is kept (the serial backend runs one ahead)
+    kept = sorted(p.name.removesuffix(".out") for p in (tmp_path / "run").glob("*.out"))
+    assert set(got) <= set(kept) and len(kept) < len(shards)
+    # one stored blob is damaged: its digest no longer matches, so it is run again
+    (tmp_path / "run" / f"{kept[0]}.out").write_text("damaged\n")
+    again = Counting()
+    assert _merged(shards, again, C.Store(str(tmp_path / "run"), {"what": "test"})) == whole
+    assert again.ran == [kept[0]] + [s.name for s in shards if s.name not in kept]
+    # everything stored: nothing runs
+    idle = Counting()
+    assert _merged(shards, idle, C.Store(str(tmp_path / "run"), {"what": "test"})) == whole
+    assert idle.ran == []
+
+
+def test_the_digest_file_checks_with_sha256sum(tmp_path):
+    import hashlib
+
+    shards = _simulate_shards(8, 4)
+    _merged(shards, C.Serial(), C.Store(str(tmp_path), {"what": "test"}))
+    for shard in shards:
+        text = (tmp_path / f"{shard.name}.sha256").read_text()
+        blob = (tmp_path / f"{shard.name}.out").read_bytes()
+        assert text == f"{hashlib.sha256(blob).hexdigest()}  {shard.name}.out\n"
+
+
+def test_resume_refuses_a_folder_of_another_campaign(tmp_path, capsys):
+    folder = str(tmp_path / "run")
+    assert main(["simulate", "--games", "5", "--seed", "1", "--resume", folder]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "--games", "5", "--seed", "2", "--resume", folder]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"hanamikoji simulate: error: --resume {folder}: it holds the shards of another "
+                   "campaign (seed 1, not 2); give a new folder\n")
+    assert json.loads((tmp_path / "run" / "campaign.json").read_text())["seed"] == 1
+
+
+def test_a_resumed_simulate_gives_the_same_records_and_tally(tmp_path, capsys):
+    argv = ["--game", "maiko", "--players", "2", "--games", "12", "--shard-size", "5", "--json"]
+    one = _records(tmp_path, "one.jsonl", *argv)
+    first = json.loads(capsys.readouterr().out)
+    folder = str(tmp_path / "run")
+    assert _records(tmp_path, "a.jsonl", *argv, "--resume", folder) == one
+    (tmp_path / "run" / "seeds-000000000005-000000000009.out").unlink()
+    assert _records(tmp_path, "b.jsonl", *argv, "--resume", folder) == one
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for report in reports:
+        for key in ("games", "reasons", "winners", "turns"):
+            assert report[key] == first[key]
+
+
+def test_an_unreachable_scheduler_is_one_line(monkeypatch, capsys):
+    pytest.importorskip("distributed", reason="Dask distributed is not installed "
+                                              "(pip install 'hanamikoji[dask]')")
+    code = main(["simulate", "--games", "3", "--scheduler", "tcp://127.0.0.1:9"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "--scheduler tcp://127.0.0.1:9: cannot reach a Dask scheduler there" in err
