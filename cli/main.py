@@ -256,6 +256,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     validate.add_argument("--json", action="store_true",
                           help="print one JSON verdict per record, in input order")
     _notation(validate)
+    _campaign_options(validate, "records", 1000)
     validate.set_defaults(handler="hanamikoji.oracle.core.validate:run")
 
     show = commands.add_parser(

@@ -4,7 +4,8 @@ them, in whatever order they finish; --resume takes the shards already done and 
 from __future__ import annotations
 
 import json
-import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,47 +13,17 @@ from hanamikoji.cli import campaign as C
 from hanamikoji.cli.main import main
 from hanamikoji.cli.simulate import play_chunk, simulate_shard, tally_of
 
+TESTS = Path(__file__).parent
+if str(TESTS) not in sys.path:  # campaign_backends is a module of tests/ (not a package)
+    sys.path.insert(0, str(TESTS))
+
+from campaign_backends import Shuffled  # noqa: E402
+
 
 def _records(tmp_path, name: str, *argv: str) -> bytes:
     path = tmp_path / name
     assert main(["simulate", "--seed", "5", "--records", str(path), *argv]) == 0
     return path.read_bytes()
-
-
-class Shuffled:
-    """A backend whose shards finish in a random order: each wait for one shard runs the shards
-    handed out so far in a shuffled order, so later shards often finish before earlier ones."""
-
-    workers = 3
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.waiting: list = []
-        self.order: list[str] = []
-
-    def submit(self, shard):
-        backend = self
-
-        class Pending:
-            blob = None
-
-            def done(self):
-                return self.blob is not None
-
-            def result(self):
-                while self.blob is None:
-                    backend.rng.shuffle(backend.waiting)
-                    item, shard_of = backend.waiting.pop()
-                    item.blob = C.run_shard(shard_of)
-                    backend.order.append(shard_of.name)
-                return self.blob
-
-        pending = Pending()
-        self.waiting.append((pending, shard))
-        return pending
-
-    def close(self, interrupted=False):
-        pass
 
 
 def _merged(shards, backend, store=None) -> str:

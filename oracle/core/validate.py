@@ -95,13 +95,22 @@ class Verdict:
         return out
 
     def to_text(self) -> str:
-        j = self.judgement
-        rule = f" [{j.rule}]" if j.rule else ""
-        text = (f"{self.source}:{self.line}: record {self.index}: {j.status.value}{rule}: "
-                f"{where_text(j)}{j.message}")
-        # A message may quote a lone surrogate ("\ud800" is valid JSON), which no UTF-8 output
-        # can print: it is written as its escape instead of failing the whole run.
-        return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode()
+        return verdict_text(self.source, self.line, self.index, judgement_text(self.judgement))
+
+
+def judgement_text(judgement: Judgement) -> str:
+    """What the text line of a verdict says after ``record N: ``."""
+    rule = f" [{judgement.rule}]" if judgement.rule else ""
+    return f"{judgement.status.value}{rule}: {where_text(judgement)}{judgement.message}"
+
+
+def verdict_text(source: str, line: int, index: int, said: str) -> str:
+    """The text line of the verdict on record ``index`` at ``source:line`` that says ``said``
+    (:func:`judgement_text`)."""
+    text = f"{source}:{line}: record {index}: {said}"
+    # A message may quote a lone surrogate ("\ud800" is valid JSON), which no UTF-8 output
+    # can print: it is written as its escape instead of failing the whole run.
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode()
 
 
 def where_text(judgement: Judgement) -> str:
@@ -262,10 +271,10 @@ _TOO_LONG = object()
 _UNDECODED = object()
 
 
-def _lines(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
-    """(line number from 1, bytes) for each line; :data:`_TOO_LONG` for a line past
+def _lines(stream: IO[bytes], first: int = 1) -> Iterator[tuple[int, Any]]:
+    """(line number from ``first``, bytes) for each line; :data:`_TOO_LONG` for a line past
     :data:`LINE_LIMIT`, which is skipped without being held."""
-    number = 0
+    number = first - 1
     while True:
         line = stream.readline(LINE_LIMIT)
         if not line:
@@ -336,7 +345,7 @@ def _not_utf8(raw: bytes, error: UnicodeDecodeError, line: int) -> str:
             "cannot be decoded")
 
 
-def _units(stream: IO[bytes]) -> Iterator[_Unit]:
+def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
     """The records of a file: a stream of JSON values, whatever their layout (JSON Lines, one
     pretty-printed record, records one after another); blank lines are skipped.
 
@@ -348,8 +357,10 @@ def _units(stream: IO[bytes]) -> Iterator[_Unit]:
     at the next line after its start that begins with ``{`` or ``[`` (the next record of JSON
     Lines, or of pretty-printed records). A line that cannot be text (not UTF-8, or longer than
     :data:`LINE_LIMIT`) ends the value before it and is a malformed record of its own.
+    ``first_line``: the number of the stream's first line in its file (a stream may start
+    part-way through a file).
     """
-    lines = _lines(stream)
+    lines = _lines(stream, first_line)
     buffer = _Buffer()
     eof = False
     barrier: tuple[int, Any] | None = None  # a line that cannot be text, held until its turn
@@ -458,11 +469,12 @@ def verdicts(stream: IO[bytes], source: str, start: int = 0,
         yield verdict
 
 
-def replayed(stream: IO[bytes], source: str, start: int = 0,
-             game: Game | None = None) -> Iterator[tuple[Verdict, Game | None, Any]]:
+def replayed(stream: IO[bytes], source: str, start: int = 0, game: Game | None = None,
+             first_line: int = 1) -> Iterator[tuple[Verdict, Game | None, Any]]:
     """Each record of ``stream`` as (its verdict, the game that judged it, its final state when
-    valid, else None), numbered from ``start``, in order."""
-    for offset, unit in enumerate(_units(stream)):
+    valid, else None), numbered from ``start``, in order; the stream's first line is line
+    ``first_line`` of its file."""
+    for offset, unit in enumerate(_units(stream, first_line)):
         judgement, judged_by, final = _judge_unit(unit, game)
         yield Verdict(start + offset, source, unit.line, judgement), judged_by, final
 
@@ -623,7 +635,17 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
 
 def run(args: argparse.Namespace) -> int:
     """The ``validate`` sub-command: exit 0 if every record is valid, 1 if some are illegal and
-    none malformed, 2 if any is malformed, a file cannot be read, or there are no records."""
+    none malformed, 2 if any is malformed, a file cannot be read, or there are no records.
+    With ``--workers N`` (N > 1), ``--resume`` or a Dask scheduler the files are judged as a
+    campaign of shards (:mod:`hanamikoji.oracle.core.validate_campaign`), with the same
+    output."""
+    from hanamikoji.cli.campaign import scheduler_address
+
+    if (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
+            or scheduler_address(getattr(args, "scheduler", None)) is not None):
+        from hanamikoji.oracle.core.validate_campaign import run_campaign
+
+        return run_campaign(args)
     tally = Tally()
     out = sys.stdout
     forced = None if getattr(args, "game", None) is None else get(args.game)

@@ -1,0 +1,213 @@
+"""``validate`` as a campaign (:mod:`hanamikoji.cli.campaign`): files of records cut into shards
+of lines, judged on workers, merged into the output ``validate`` prints in one process.
+
+A file is cut at line starts every ``--shard-size`` lines; a shard is named by its file and its
+lines (``0001-lines-000000001001-000000002000``). A worker reads its slice and judges its records
+with the same reader and judge as :func:`hanamikoji.oracle.core.validate.run`. A shard whose
+every value is whole JSON is *clean*: the one-process reader, which starts afresh after a whole
+value, would have read the same records there. A shard that is not (a pretty-printed record cut
+by a shard's edge, text that is not JSON) says so, and from its first line to the end of its
+file the records are judged in this process, one after another, exactly as without workers; so
+is standard input, and a file whose start is not text. Records are numbered across all files
+and shards in input order, as without workers.
+
+A shard's blob is a header line (``{"clean": true, "records": N}``) and one JSON line per
+record: the text of its verdict after ``record N:`` and its ``--json`` object, numbered from 0
+in the shard. Its lines are the file's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import stat
+import sys
+from typing import IO, Any, Iterator
+
+import attrs
+
+from hanamikoji.cli.base import OutputClosed
+from hanamikoji.cli.campaign import Shard, Store, backend_for, run, scheduler_address
+from hanamikoji.engine.core.registry import get
+from hanamikoji.oracle.core import validate as V
+
+_TASK = "hanamikoji.oracle.core.validate_campaign:validate_shard"
+_BLOCK = 1 << 20
+
+
+def validate_shard(path: str, source: str, start: int, end: int, first_line: int,
+                   game_name: str | None) -> str:
+    """The blob of the shard of ``path`` from byte ``start`` to ``end``, whose first line is
+    line ``first_line`` of the file (see the module docstring)."""
+    game = None if game_name is None else get(game_name)
+    try:
+        with open(path, "rb") as file:
+            file.seek(start)
+            data = file.read(end - start)
+    except OSError:
+        return json.dumps({"clean": False}) + "\n"  # read again in order, where it is reported
+    lines = []
+    for offset, unit in enumerate(V._units(io.BytesIO(data), first_line)):
+        if unit.document is V._UNDECODED:
+            return json.dumps({"clean": False}) + "\n"
+        judgement, _, _ = V._judge_unit(unit, game)
+        verdict = V.Verdict(offset, source, unit.line, judgement)
+        lines.append(json.dumps([V.judgement_text(judgement), verdict.to_json()]) + "\n")
+    return "".join([json.dumps({"clean": True, "records": len(lines)}) + "\n", *lines])
+
+
+@attrs.frozen
+class _Slice:
+    start: int
+    end: int
+    first_line: int
+    last_line: int
+
+
+def slices(path: str, size: int) -> Iterator[_Slice]:
+    """``path`` cut at line starts every ``size`` lines (a last line without a newline counts)."""
+    with open(path, "rb") as file:
+        start, first, lines, position = 0, 1, 0, 0
+        while True:
+            block = file.read(_BLOCK)
+            if not block:
+                break
+            at = 0
+            while True:
+                wanted = size - lines
+                if block.count(b"\n", at) < wanted:
+                    lines += block.count(b"\n", at)
+                    break
+                for _ in range(wanted):
+                    at = block.index(b"\n", at) + 1
+                yield _Slice(start, position + at, first, first + size - 1)
+                start, first, lines = position + at, first + size, 0
+            position += len(block)
+        if position > start:
+            yield _Slice(start, position, first, first + lines)
+
+
+@attrs.frozen
+class _Input:
+    """One input in the campaign's order: a path read in this process (``shards`` None), or a
+    regular file cut into shards."""
+
+    path: str
+    shards: tuple[Shard, ...] | None
+    slices: tuple[_Slice, ...] = ()
+
+
+def _plan(paths: list[str], size: int, game_name: str | None) -> list[_Input]:
+    inputs = []
+    for number, path in enumerate(paths, start=1):
+        shards = None
+        cut: tuple[_Slice, ...] = ()
+        if path != "-":
+            try:
+                regular = stat.S_ISREG(os.stat(path).st_mode)
+                if regular:
+                    with open(path, "rb") as file:
+                        binary = V._binary(file)
+                    if binary is None:
+                        cut = tuple(slices(path, size))
+                        shards = tuple(
+                            Shard(f"{number:04d}-lines-{s.first_line:012d}-{s.last_line:012d}",
+                                  _TASK, (os.path.abspath(path), path, s.start, s.end,
+                                          s.first_line, game_name)) for s in cut)
+            except OSError:
+                shards = None  # reported in its turn, as without workers
+        inputs.append(_Input(path, shards, cut))
+    return inputs
+
+
+def _identity(path: str) -> list[Any]:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return [path]
+    return [os.path.abspath(path), status.st_size, status.st_mtime_ns]
+
+
+def _rest(path: str, piece: _Slice, tally: V.Tally,
+          forced: Any) -> Iterator[V.Verdict]:
+    """The records of ``path`` from ``piece``'s start to the end, read as in one process."""
+    with open(path, "rb") as file:
+        file.seek(piece.start)
+        for verdict, _, _ in V.replayed(file, path, tally.records, forced, piece.first_line):
+            tally.add(verdict)
+            yield verdict
+
+
+def run_campaign(args: argparse.Namespace) -> int:
+    """``validate --workers N`` (or ``--resume``, ``--scheduler``): the output of
+    :func:`hanamikoji.oracle.core.validate.run`, from shards run anywhere."""
+    game_name = getattr(args, "game", None)
+    forced = None if game_name is None else get(game_name)
+    inputs = _plan(list(args.paths), args.shard_size, game_name)
+    store = None
+    if args.resume is not None:
+        store = Store(args.resume, {"command": "validate", "game": game_name,
+                                    "shard_size": args.shard_size,
+                                    "inputs": [_identity(i.path) for i in inputs]})
+    backend = backend_for(args.workers, scheduler_address(args.scheduler))
+    shards = [shard for item in inputs for shard in (item.shards or ())]
+    blobs = run(shards, backend, store)
+    tally = V.Tally()
+    out: IO[str] = sys.stdout
+
+    def write(verdict: V.Verdict) -> None:
+        if args.json:
+            out.write(json.dumps(verdict.to_json()) + "\n")
+        elif verdict.judgement.status is not V.Status.VALID:
+            out.write(verdict.to_text() + "\n")
+
+    try:
+        for item in inputs:
+            if item.shards is None:
+                for verdict, _, _ in V.records([item.path], tally, "validate", forced):
+                    write(verdict)
+                continue
+            before = tally.records
+            fallen = False
+            for piece, (_, blob) in zip(item.slices, (next(blobs) for _ in item.shards)):
+                if fallen:
+                    continue  # judged in this process from the first shard that was not clean
+                lines = blob.splitlines()
+                if not json.loads(lines[0])["clean"]:
+                    fallen = True
+                    try:
+                        for verdict in _rest(item.path, piece, tally, forced):
+                            write(verdict)
+                    except BrokenPipeError:
+                        raise
+                    except OSError as error:
+                        tally.unreadable += 1
+                        print(f"hanamikoji validate: error: cannot read {item.path}: "
+                              f"{error.strerror or error}", file=sys.stderr)
+                    continue
+                base = tally.records
+                for line in lines[1:]:
+                    said, data = json.loads(line)
+                    data["index"] += base
+                    judgement = V.Judgement(V.Status(data["status"]), data["message"])
+                    tally.add(V.Verdict(data["index"], item.path, data["line"], judgement))
+                    if args.json:
+                        out.write(json.dumps(data) + "\n")
+                    elif judgement.status is not V.Status.VALID:
+                        out.write(V.verdict_text(item.path, data["line"], data["index"], said)
+                                  + "\n")
+            if tally.records == before:
+                tally.unreadable += 1
+                print(f"hanamikoji validate: error: {item.path} holds no record (it is empty)",
+                      file=sys.stderr)
+        if not args.json:
+            print(tally.summary())
+        out.flush()
+    except BrokenPipeError:
+        blobs.close()
+        raise OutputClosed(tally.exit_code()) from None
+    finally:
+        blobs.close()
+    return tally.exit_code()

@@ -1,0 +1,43 @@
+"""A campaign backend for tests: its shards finish in a shuffled order."""
+
+from __future__ import annotations
+
+import random
+
+from hanamikoji.cli import campaign as C
+
+
+class Shuffled:
+    """A backend whose shards finish in a random order: each wait for one shard runs the shards
+    handed out so far in a shuffled order, so later shards often finish before earlier ones."""
+
+    workers = 3
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.waiting: list = []
+        self.order: list[str] = []
+
+    def submit(self, shard):
+        backend = self
+
+        class Pending:
+            blob = None
+
+            def done(self):
+                return self.blob is not None
+
+            def result(self):
+                while self.blob is None:
+                    backend.rng.shuffle(backend.waiting)
+                    item, shard_of = backend.waiting.pop()
+                    item.blob = C.run_shard(shard_of)
+                    backend.order.append(shard_of.name)
+                return self.blob
+
+        pending = Pending()
+        self.waiting.append((pending, shard))
+        return pending
+
+    def close(self, interrupted=False):
+        pass

@@ -1,0 +1,82 @@
+"""validate as a campaign: the same output and exit code as in one process, for any shard size,
+number of workers, or order the shards finish in; pretty-printed records cut by a shard's edge
+and text that is not JSON are read as one process reads them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from hanamikoji.cli.main import main
+from hanamikoji.oracle.core import validate_campaign as VC
+
+TESTS = Path(__file__).parent
+if str(TESTS) not in sys.path:  # campaign_backends is a module of tests/ (not a package)
+    sys.path.insert(0, str(TESTS))
+
+from campaign_backends import Shuffled  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("records")
+    maiko, hanamikoji = folder / "maiko.jsonl", folder / "hanamikoji.jsonl"
+    assert main(["simulate", "--game", "maiko", "--players", "3", "--games", "12", "--seed", "1",
+                 "--records", str(maiko)]) == 0
+    assert main(["simulate", "--games", "40", "--seed", "1", "--records", str(hanamikoji)]) == 0
+    lines = hanamikoji.read_text().splitlines()
+    record = json.loads(lines[3])
+    record["rounds"][0]["actions"] = record["rounds"][0]["actions"][:1] if isinstance(
+        record.get("rounds"), list) and record["rounds"] and isinstance(
+        record["rounds"][0], dict) and "actions" in record["rounds"][0] else record.get("rounds")
+    mixed = folder / "mixed.jsonl"
+    mixed.write_text("\n".join([
+        lines[0], lines[1][:200], '{"format": "x"}',
+        json.dumps(json.loads(maiko.read_text().splitlines()[0]), indent=1),
+        "", *lines[5:12], "garbage", json.dumps(json.loads(lines[2]), indent=2), lines[13],
+        '{"a": 1, "a": 2}', *maiko.read_text().splitlines()[1:4]]) + "\n")
+    empty = folder / "empty.jsonl"
+    empty.write_text("")
+    return [str(maiko), str(hanamikoji), str(mixed), str(empty)]
+
+
+def _run(argv, capsys):
+    code = main(["validate", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("size", ["1", "3", "7", "1000"])
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+def test_workers_give_the_output_of_one_process(files, capsys, size, as_json):
+    alone = _run([*as_json, *files], capsys)
+    assert alone[0] == 2 and "malformed" in alone[1] and "holds no record" in alone[2]
+    assert _run([*as_json, "--workers", "2", "--shard-size", size, *files], capsys) == alone
+
+
+def test_a_shuffled_finish_gives_the_output_of_one_process(files, capsys, monkeypatch):
+    alone = _run(["--json", *files], capsys)
+    backend = Shuffled(seed=3)
+    monkeypatch.setattr(VC, "backend_for", lambda workers, scheduler: backend)
+    assert _run(["--json", "--resume", str(files[0]) + ".run", "--shard-size", "2", *files],
+                capsys) == alone
+    assert backend.order != sorted(backend.order)
+
+
+def test_only_clean_shards_are_judged_on_workers(files):
+    """The mixed file's shards that hold a cut record or garbage say so."""
+    pieces = list(VC.slices(files[2], 3))
+    clean = [json.loads(VC.validate_shard(files[2], files[2], p.start, p.end, p.first_line,
+                                          None).splitlines()[0])["clean"] for p in pieces]
+    assert False in clean and True in clean
+
+
+def test_slices_cover_the_file_at_line_starts(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"a\nbb\n\nccc\nd")
+    cut = list(VC.slices(str(path), 2))
+    assert [(s.start, s.end, s.first_line, s.last_line) for s in cut] == [
+        (0, 5, 1, 2), (5, 10, 3, 4), (10, 11, 5, 5)]
