@@ -257,7 +257,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                           help="print one JSON verdict per record, in input order")
     _notation(validate)
     _campaign_options(validate, "records", 1000)
-    validate.set_defaults(handler="hanamikoji.oracle.core.validate:run")
+    validate.set_defaults(handler="hanamikoji.oracle.core.validate_campaign:run")
 
     show = commands.add_parser(
         "show", help="print game records for a person, turn by turn, as 'play' prints a game")

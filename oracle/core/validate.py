@@ -636,16 +636,8 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
 def run(args: argparse.Namespace) -> int:
     """The ``validate`` sub-command: exit 0 if every record is valid, 1 if some are illegal and
     none malformed, 2 if any is malformed, a file cannot be read, or there are no records.
-    With ``--workers N`` (N > 1), ``--resume`` or a Dask scheduler the files are judged as a
-    campaign of shards (:mod:`hanamikoji.oracle.core.validate_campaign`), with the same
-    output."""
-    from hanamikoji.cli.campaign import scheduler_address
-
-    if (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
-            or scheduler_address(getattr(args, "scheduler", None)) is not None):
-        from hanamikoji.oracle.core.validate_campaign import run_campaign
-
-        return run_campaign(args)
+    (The command line's handler is :func:`hanamikoji.oracle.core.validate_campaign.run`, which
+    comes here unless the files are judged as a campaign.)"""
     tally = Tally()
     out = sys.stdout
     forced = None if getattr(args, "game", None) is None else get(args.game)

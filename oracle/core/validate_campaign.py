@@ -29,7 +29,8 @@ from typing import IO, Any, Iterator
 import attrs
 
 from hanamikoji.cli.base import OutputClosed
-from hanamikoji.cli.campaign import Shard, Store, backend_for, run, scheduler_address
+from hanamikoji.cli.campaign import Shard, Store, backend_for, scheduler_address
+from hanamikoji.cli.campaign import run as run_shards
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core import validate as V
 
@@ -140,6 +141,15 @@ def _rest(path: str, piece: _Slice, tally: V.Tally,
             yield verdict
 
 
+def run(args: argparse.Namespace) -> int:
+    """The ``validate`` sub-command: in this process (:func:`hanamikoji.oracle.core.validate.run`)
+    unless ``--workers N`` (N > 1), ``--resume`` or a Dask scheduler asks for a campaign."""
+    if (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
+            or scheduler_address(getattr(args, "scheduler", None)) is not None):
+        return run_campaign(args)
+    return V.run(args)
+
+
 def run_campaign(args: argparse.Namespace) -> int:
     """``validate --workers N`` (or ``--resume``, ``--scheduler``): the output of
     :func:`hanamikoji.oracle.core.validate.run`, from shards run anywhere."""
@@ -153,7 +163,7 @@ def run_campaign(args: argparse.Namespace) -> int:
                                     "inputs": [_identity(i.path) for i in inputs]})
     backend = backend_for(args.workers, scheduler_address(args.scheduler))
     shards = [shard for item in inputs for shard in (item.shards or ())]
-    blobs = run(shards, backend, store)
+    blobs = run_shards(shards, backend, store)
     tally = V.Tally()
     out: IO[str] = sys.stdout
 
