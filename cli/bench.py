@@ -71,6 +71,8 @@ TARGETS: dict[str, Target] = {
     "query": Target(10, "s", at_most=True, any_game=True),
     "verify": Target(120, "s", at_most=True, any_game=True),
     "properties": Target(300, "s", at_most=True, any_game=True),
+    "workers": Target(1.7, "×", any_game=True),
+    "dask": Target(1.5, "×", any_game=True),
 }
 
 
@@ -86,6 +88,8 @@ class Context:
     root: pathlib.Path
     game: str | None = None
     clock: Callable[[], float] = time.perf_counter
+    #: Games of the campaign run on a two-worker Dask cluster (``--campaign-games``).
+    campaign_games: int = 20_000
 
 
 def _command(*args: str) -> list[str]:
@@ -286,10 +290,74 @@ def bench_integrations(ctx: Context) -> list[dict[str, Any]]:
     return measure(ctx.game)
 
 
+#: Each game's campaign sizes: games simulated (and records validated), games diffed, shard
+#: size of the diff. Big enough that start-up weighs little, small enough for a bench.
+_CAMPAIGN_SIZES = {"hanamikoji": (6000, 60, 10), "maiko": (400, 12, 2)}
+
+
+def _speedup(rows: list[dict[str, Any]], what: str, unit: str, amount: int,
+             timed: dict[str, float], target: str) -> None:
+    """A rate per worker count, then the ratio of two workers to one, judged by ``target``."""
+    for label, seconds in timed.items():
+        rows.append({"figure": f"{what} {label}", "value": round(amount / seconds, 1),
+                     "unit": unit, "target": None, "seconds": round(seconds, 3)})
+    one, two = list(timed.values())
+    rows.append({"figure": f"{what}: {list(timed)[1]} over {list(timed)[0]}",
+                 "value": round(one / two, 2), "unit": "×", "target": target})
+
+
+def bench_campaigns(ctx: Context) -> list[dict[str, Any]]:
+    """``--workers 2`` against one worker for simulate, validate and diff on both games, and
+    a campaign on a two-worker local Dask cluster against one process."""
+    rows: list[dict[str, Any]] = []
+    for game, (games, diffed, shard) in _CAMPAIGN_SIZES.items():
+        records = ctx.scratch / f"campaign-{game}.jsonl"
+        simulate = _command("simulate", "--game", game, "--games", str(games), "--seed", "0")
+        subprocess.run([*simulate, "--records", str(records)], capture_output=True, check=True)
+        _speedup(rows, f"{game}: simulate --games {games}", "games/s", games,
+                 {f"--workers {w}": _timed(ctx, [*simulate, "--workers", str(w)])[0]
+                  for w in (1, 2)}, "workers")
+        validate = _command("validate", str(records), "--shard-size", str(max(1, games // 20)))
+        _speedup(rows, f"{game}: validate {games:,} records", "records/s", games,
+                 {f"--workers {w}": _timed(ctx, [*validate, "--workers", str(w)])[0]
+                  for w in (1, 2)}, "workers")
+        # --shard-size: the same games with one worker and with two
+        diff = _command("diff", "--game", game, "--games", str(diffed), "--shard-size",
+                        str(shard))
+        adapter = ["--", sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
+        _speedup(rows, f"{game}: diff --games {diffed}", "games/s", diffed,
+                 {f"--workers {w}": _timed(ctx, [*diff, "--workers", str(w), *adapter])[0]
+                  for w in (1, 2)}, "workers")
+    rows.extend(_bench_dask(ctx))
+    return rows
+
+
+def _bench_dask(ctx: Context) -> list[dict[str, Any]]:
+    """A simulate campaign of ``ctx.campaign_games`` games on a two-worker local cluster
+    (started beforehand, as an existing cluster would be) against one process."""
+    try:
+        import distributed
+    except ImportError:
+        return [{"figure": "dask", "value": None, "target": None,
+                 "unit": "not measured: Dask is not installed (pip install 'hanamikoji[dask]')"}]
+    games = ctx.campaign_games
+    simulate = _command("simulate", *_game(ctx), "--games", str(games), "--seed", "0",
+                        "--shard-size", str(max(100, games // 40)))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        timed = {"in one process": _timed(ctx, simulate)[0],
+                 "on a 2-worker local Dask cluster": _timed(
+                     ctx, [*simulate, "--scheduler", cluster.scheduler_address])[0]}
+    rows: list[dict[str, Any]] = []
+    _speedup(rows, f"simulate --games {games:,}", "games/s", games, timed, "dask")
+    return rows
+
+
 SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
     "simulate": bench_simulate, "rounds": bench_rounds, "validate": bench_validate,
     "perft": bench_perft, "perft-growth": bench_perft_growth, "queries": bench_queries,
     "properties": bench_properties, "integrations": bench_integrations,
+    "campaigns": bench_campaigns,
 }
 
 
@@ -322,7 +390,8 @@ def bench(args: argparse.Namespace, *, clock: Callable[[], float] = time.perf_co
     sizes = (1_000, 10_000, 100_000) + ((1_000_000,) if args.large else ())
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="hanamikoji-bench-") as tmp:
-        ctx = Context(args.repeat, pathlib.Path(tmp), sizes, pathlib.Path.cwd(), game, clock)
+        ctx = Context(args.repeat, pathlib.Path(tmp), sizes, pathlib.Path.cwd(), game, clock,
+                      getattr(args, "campaign_games", 20_000))
         for name in chosen:
             print(f"bench: {name} ...", file=sys.stderr, flush=True)
             try:

@@ -207,10 +207,17 @@ class Serial:
 
 def ignore_interrupts() -> None:
     """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
-    main process answers it (it stops the workers and keeps what finished)."""
+    main process answers it (it stops the workers and keeps what finished). The stop is a
+    SIGTERM, turned into SystemExit so that a shard's cleanup runs (a diff shard stops its
+    adapter) and the worker ends without a traceback."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_term)
+
+
+def _exit_on_term(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 class _Async:
@@ -231,15 +238,26 @@ class _Async:
                 continue
 
 
+def _context() -> Any:
+    """How worker processes start: forked from this process where the platform forks and no
+    other thread runs here (a worker then starts at once, with the modules already imported);
+    else from a fork server, since a fork copies a lock another thread holds, held for ever."""
+    import multiprocessing
+    import threading
+
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("forkserver")
+    return multiprocessing.get_context("spawn")
+
+
 class Local:
-    """``workers`` processes of this machine (``multiprocessing``: forked where the platform
-    forks, so a worker starts with the modules this process has imported)."""
+    """``workers`` processes of this machine (``multiprocessing``, started by :func:`_context`)."""
 
     def __init__(self, workers: int) -> None:
-        import multiprocessing
-
         self.workers = workers
-        self.pool = multiprocessing.Pool(workers, initializer=ignore_interrupts)
+        self.pool = _context().Pool(workers, initializer=ignore_interrupts)
         self.closed = False
 
     def submit(self, shard: Shard) -> Pending:

@@ -151,9 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
                                               "targets (exit 1 if one is missed)")
     bench.add_argument("--only", nargs="+", metavar="SECTION",
                        help="sections: simulate rounds validate perft perft-growth queries properties "
-                            "integrations")
+                            "integrations campaigns")
     bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
+    bench.add_argument("--campaign-games", type=_positive, default=20_000, metavar="N",
+                       help="games of the campaign on a 2-worker local Dask cluster (default "
+                            "20000)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="the game to measure (default: the registry's default)")
@@ -165,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int) -> None:
+def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int | None,
+                      size_help: str | None = None) -> None:
     """--workers, --scheduler, --resume, --shard-size: a campaign of shards
     (cli/campaign.py, docs/campaigns.md)."""
     parser.add_argument("--workers", type=_positive, default=1,
@@ -179,7 +183,7 @@ def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int) -> 
                         help="keep each finished shard in DIR, and take the shards already "
                              "there instead of running them again")
     parser.add_argument("--shard-size", type=_positive, default=size, metavar="N",
-                        help=f"{unit} per shard (default {size})")
+                        help=size_help or f"{unit} per shard (default {size})")
 
 
 def _model_commands(commands: argparse._SubParsersAction) -> None:
@@ -256,7 +260,7 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     validate.add_argument("--json", action="store_true",
                           help="print one JSON verdict per record, in input order")
     _notation(validate)
-    _campaign_options(validate, "records", 1000)
+    _campaign_options(validate, "records", 1000, "lines of input per shard (default 1000)")
     validate.set_defaults(handler="hanamikoji.oracle.core.validate_campaign:run")
 
     show = commands.add_parser(
@@ -365,7 +369,10 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                            "in what one player cannot see; its observe answers must be equal")
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
-    diff.set_defaults(handler="hanamikoji.oracle.core.diff:run")
+    _campaign_options(diff, "games", None,
+                      "games per shard (default 25 with --workers, --resume or --scheduler; "
+                      "given, the same games for any number of workers, one too)")
+    diff.set_defaults(handler="hanamikoji.oracle.core.diff_campaign:run")
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

@@ -1,0 +1,148 @@
+"""``diff`` as a campaign (:mod:`hanamikoji.cli.campaign`): the games cut into shards, each
+compared on a worker against an adapter process of its own.
+
+Shard ``games-F-L`` plays ``L - F + 1`` games with Hypothesis seeded by the run's seed and ``F``
+(the first shard by the seed itself), and only the first shard checks the engine's seeded chance
+outcomes. The shards are merged in order: the divergence reported is that of the first shard
+that found one (shrunk there), and its game is counted from the first game of the run, so the
+verdict is the same for any number of workers and any order the shards finish in. The games are
+a different draw from a run in one process (one Hypothesis run of ``--games``); ``--shard-size``
+asks for the sharded draw with any number of workers, one included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from typing import Any, Sequence
+
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.cli.campaign import Shard, Store, backend_for, scheduler_address
+from hanamikoji.cli.campaign import run as run_shards
+from hanamikoji.oracle.core import diff as D
+
+#: Games per shard when ``--shard-size`` is not given.
+SHARD = 25
+_TASK = "hanamikoji.oracle.core.diff_campaign:diff_shard"
+
+
+def shard_seed(seed: int, first: int) -> int:
+    """The Hypothesis seed of the shard whose first game is ``first``: the run's own for the
+    first shard, else one drawn from both by SHA-256 (independent of the process)."""
+    if first == 0:
+        return seed
+    return int.from_bytes(hashlib.sha256(f"{seed}/{first}".encode()).digest()[:8], "big")
+
+
+def diff_shard(argv: Sequence[str], game_name: str, configs: Sequence[Any], seed: int,
+               timeout: float, shrink: int, first: int, count: int) -> str:
+    """The blob of a ``diff`` shard: its report as one JSON object (see :func:`_report_json`)."""
+    from hanamikoji.cli.commands import no_hypothesis_litter
+    from hanamikoji.engine.core.registry import get
+
+    try:
+        with no_hypothesis_litter():
+            report = D.compare_engines(argv, games=count, seed=shard_seed(seed, first),
+                                       variants=configs, timeout=timeout, shrink=shrink,
+                                       game=get(game_name), seeded_check=first == 0)
+    except D.CannotStart as error:
+        return json.dumps({"cannot_start": str(error)}) + "\n"
+    return json.dumps(_report_json(report)) + "\n"
+
+
+def _report_json(report: D.Report) -> dict[str, Any]:
+    d = report.divergence
+    divergence = None if d is None else {
+        "variant": d.variant, "first_player": d.first_player, "decisions": list(d.decisions),
+        "request": d.request, "reference": D._printable(d.reference),
+        "other": D._printable(d.other), "message": d.message, "game": d.game,
+        "options": [list(pair) for pair in d.options], "where": d.where, "texts": list(d.texts)}
+    return {"games": report.games, "divergence": divergence,
+            "engine_starts": report.engine_starts, "shrunk": report.shrunk,
+            "view_keys": None if report.view_keys is None else list(report.view_keys),
+            "shrink_games": report.shrink_games, "cut_short": report.cut_short}
+
+
+def _divergence(data: dict[str, Any]) -> D.Divergence:
+    return D.Divergence(data["variant"], data["first_player"], tuple(data["decisions"]),
+                        data["request"], data["reference"], data["other"], data["message"],
+                        data["game"], tuple(tuple(pair) for pair in data["options"]),
+                        data["where"], tuple(data["texts"]))
+
+
+def campaign_asked(args: argparse.Namespace) -> bool:
+    return (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
+            or getattr(args, "shard_size", None) is not None
+            or scheduler_address(getattr(args, "scheduler", None)) is not None)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``diff`` sub-command: in this process (:func:`hanamikoji.oracle.core.diff.run`)
+    unless ``--workers N`` (N > 1), ``--shard-size``, ``--resume`` or a Dask scheduler asks for
+    a campaign."""
+    if not campaign_asked(args):
+        return D.run(args)
+    if getattr(args, "leaks", False):
+        raise UsageError("--leaks runs in one process: leave out --workers, --shard-size, "
+                         "--resume and --scheduler (and HANAMIKOJI_SCHEDULER)")
+    argv = list(args.engine)
+    if argv and argv[0] == "--":
+        argv = argv[1:]
+    if not argv:
+        raise UsageError("no engine command: give it after --, e.g. "
+                         "hanamikoji diff -- python docs/examples/adapter.py")
+    if not 0 < args.timeout <= 3600:
+        raise UsageError(f"--timeout must be from 0 to 3600 seconds, not {args.timeout:g}")
+    from hanamikoji.cli.options import game_and_config, option_values
+
+    game, _ = game_and_config(D._without_variant(args))
+    if getattr(args, "variant", None) == "both" and \
+            not any(option.name == "variant" for option in game.options):
+        option_values(game, args)  # raises the one-line error of every command
+    configs = tuple(D.hooks(game).configs(args))
+    size = args.shard_size or SHARD
+    shards = [Shard(f"games-{first:012d}-{first + min(size, args.games - first) - 1:012d}",
+                    _TASK, (argv, game.name, configs, args.seed, args.timeout, args.shrink,
+                            first, min(size, args.games - first)))
+              for first in range(0, args.games, size)]
+    store = None
+    if args.resume is not None:
+        store = Store(args.resume, {"command": "diff", "engine": argv, "game": game.name,
+                                    "configs": [repr(c) for c in configs], "seed": args.seed,
+                                    "timeout": args.timeout, "shrink": args.shrink,
+                                    "shard_size": size})
+    start = time.perf_counter()
+    backend = backend_for(args.workers, scheduler_address(args.scheduler))
+    games = starts = shrink_games = cut_short = 0
+    view_keys: tuple[str, ...] | None = None
+    found: dict[str, Any] | None = None
+    blobs = run_shards(shards, backend, store)
+    try:
+        for _, blob in blobs:
+            data = json.loads(blob)
+            if "cannot_start" in data:
+                raise UsageError(data["cannot_start"])
+            games += data["games"]
+            starts += data["engine_starts"]
+            shrink_games += data["shrink_games"]
+            cut_short += data["cut_short"]
+            if view_keys is None and data["view_keys"] is not None:
+                view_keys = tuple(data["view_keys"])
+            if data["divergence"] is not None:
+                found = data
+                break
+    finally:
+        blobs.close()
+    report = D.Report(games, None if found is None else _divergence(found["divergence"]), starts,
+                      time.perf_counter() - start, bool(found and found["shrunk"]), view_keys,
+                      shrink_games, cut_short)
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        for line in D.render(report, argv, game):
+            print(line)
+    sys.stdout.flush()
+    return EXIT_OK if report.divergence is None else EXIT_FAILED

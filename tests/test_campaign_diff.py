@@ -1,0 +1,62 @@
+"""diff as a campaign: the verdict (games compared, the divergence and its game) is the same for
+any number of workers and any order the shards finish in; each worker runs its own adapter."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import pytest
+
+from hanamikoji.cli.main import main
+from hanamikoji.oracle.core import diff_campaign as DC
+
+ROOT = pathlib.Path(__file__).parent.parent
+ADAPTER = ROOT / "docs" / "examples" / "adapter.py"
+if str(ROOT / "tests") not in sys.path:  # campaign_backends is a module of tests/
+    sys.path.insert(0, str(ROOT / "tests"))
+
+from campaign_backends import Shuffled  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def tests_on_the_path(monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT / "tests"))
+
+
+def _verdict(capsys, *argv):
+    code = main(["diff", "--json", "--timeout", "600", *argv])
+    report = json.loads(capsys.readouterr().out)
+    report.pop("seconds")
+    return code, report
+
+
+def test_a_divergence_is_the_first_shards_whatever_the_workers(capsys, monkeypatch):
+    engine = ["--", sys.executable, str(ADAPTER), "--engine", "broken_engines:gift-gives-two"]
+    argv = ["--games", "12", "--shard-size", "3", "--shrink", "5", "--seed", "4"]
+    one = _verdict(capsys, *argv, *engine)
+    assert one[0] == 1 and one[1]["status"] == "divergence"
+    assert _verdict(capsys, *argv, "--workers", "2", *engine) == one
+    backend = Shuffled(seed=2)
+    monkeypatch.setattr(DC, "backend_for", lambda workers, scheduler: backend)
+    assert _verdict(capsys, *argv, "--workers", "3", *engine) == one
+
+
+def test_an_agreeing_engine_counts_every_shard(capsys):
+    engine = ["--", sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
+    code, report = _verdict(capsys, "--game", "maiko", "--players", "2", "--games", "5",
+                            "--shard-size", "2", "--workers", "2", *engine)
+    assert code == 0 and report["games"] + report["cut_short"] == 5
+    assert report["engine_starts"] >= 3  # one adapter per shard
+
+
+def test_shard_seeds_are_the_runs_own_for_the_first_shard():
+    assert DC.shard_seed(7, 0) == 7
+    assert DC.shard_seed(7, 25) == DC.shard_seed(7, 25) != DC.shard_seed(8, 25)
+
+
+def test_leaks_refuse_a_campaign(capsys):
+    code = main(["diff", "--leaks", "--workers", "2", "--", "true"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--leaks runs in one process" in err
