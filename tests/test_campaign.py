@@ -150,3 +150,48 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
     assert "--scheduler tcp://127.0.0.1:9: cannot reach a Dask scheduler there" in err
+
+
+def test_ctrl_c_keeps_the_finished_shards_and_stops_the_workers(tmp_path):
+    """A campaign that would never end, interrupted once a shard is stored: exit 130, no
+    traceback from any process, and every stored shard is the shard's true output."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    folder = tmp_path / "run"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hanamikoji", "simulate", "--games", "9" * 20, "--workers", "2",
+         "--shard-size", "20", "--resume", str(folder)], cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not list(folder.glob("*.sha256")):  # an event: a shard is stored
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, (out, err)
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("hanamikoji simulate: interrupted after ")
+    assert f"the finished shards are kept in {folder} for --resume" in err
+    stored = sorted(folder.glob("*.out"))
+    assert stored
+    for path in stored:
+        first, last = (int(n) for n in path.stem.split("-")[1:])
+        assert path.read_text() == simulate_shard("hanamikoji", {"variant": "standard"}, 0, 0,
+                                                  False, None, False, first, last - first + 1)
+
+
+def test_the_commands_of_the_campaigns_doc_parse():
+    """Every ``hanamikoji`` command in docs/campaigns.md is one the command line takes."""
+    import shlex
+
+    from hanamikoji.cli.main import build_parser
+
+    doc = (TESTS.parent / "docs" / "campaigns.md").read_text()
+    commands = [line.split("#")[0] for block in doc.split("```")[1::2]
+                for line in block.splitlines() if line.startswith("hanamikoji ")]
+    assert len(commands) >= 6
+    for command in commands:
+        build_parser().parse_args(shlex.split(command)[1:])
