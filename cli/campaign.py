@@ -39,7 +39,7 @@ import importlib
 import json
 import os
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 
 import attrs
 
@@ -349,7 +349,8 @@ def backend_for(workers: int, scheduler: str | None = None) -> Backend:
 
 def run(shards: Iterable[Shard], backend: Backend, store: Store | None = None, *,
         window: int | None = None,
-        finished: Callable[[Shard, str], None] | None = None) -> Iterator[tuple[Shard, str]]:
+        finished: Callable[[Shard, str], None] | None = None
+        ) -> Generator[tuple[Shard, str], None, None]:
     """``(shard, blob)`` for every shard, in the order of ``shards``, each computed once by
     ``backend`` (or taken from ``store``; a new one is saved there as soon as it is received).
     ``window``: how many shards may be out at once (default: four per worker). ``finished``
