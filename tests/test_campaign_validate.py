@@ -80,3 +80,10 @@ def test_slices_cover_the_file_at_line_starts(tmp_path):
     cut = list(VC.slices(str(path), 2))
     assert [(s.start, s.end, s.first_line, s.last_line) for s in cut] == [
         (0, 5, 1, 2), (5, 10, 3, 4), (10, 11, 5, 5)]
+
+
+def test_a_notation_is_read_in_one_process(files, capsys):
+    code, out, err = _run(["--notation", "buaa", "--workers", "2", files[0]], capsys)
+    assert code == 2 and out == "" and err == (
+        "hanamikoji validate: error: --notation is read in one process: leave out --workers, "
+        "--resume and --scheduler (and HANAMIKOJI_SCHEDULER)\n")

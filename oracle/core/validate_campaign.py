@@ -28,7 +28,7 @@ from typing import IO, Any, Iterator
 
 import attrs
 
-from hanamikoji.cli.base import OutputClosed
+from hanamikoji.cli.base import OutputClosed, UsageError
 from hanamikoji.cli.campaign import Shard, Store, backend_for, scheduler_address
 from hanamikoji.cli.campaign import run as run_shards
 from hanamikoji.engine.core.registry import get
@@ -146,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
     unless ``--workers N`` (N > 1), ``--resume`` or a Dask scheduler asks for a campaign."""
     if (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
             or scheduler_address(getattr(args, "scheduler", None)) is not None):
+        if getattr(args, "notation", None) is not None:
+            raise UsageError("--notation is read in one process: leave out --workers, --resume "
+                             "and --scheduler (and HANAMIKOJI_SCHEDULER)")
         return run_campaign(args)
     return V.run(args)
 
