@@ -32,7 +32,7 @@ from protocol_messages import (  # noqa: E402
     Messages,
     check_traffic,
     exchanges,
-    log_schema_is_items_only,
+    itemwise,
 )
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -81,9 +81,23 @@ def test_the_views_schemas_have_the_codecs_keys():
     assert set(maiko["properties"]) == set(view_to_json(MAIKO.observe(state, 0)))
 
 
-@pytest.mark.parametrize("game", ["hanamikoji", "maiko"])
-def test_a_log_entry_may_be_checked_alone(game):
-    assert log_schema_is_items_only(protocol_schema(get(game)))
+def test_the_lists_checked_item_by_item_are_the_long_ones():
+    """The traffic's views are checked with their board and log item by item (each distinct
+    item once): the same verdict, for these lists only."""
+    assert {"board", "log"} <= set(itemwise(protocol_schema(get("maiko"))))
+    assert "log" in itemwise(protocol_schema(get("hanamikoji")))
+    messages = Messages("maiko")
+    session = dict((r["op"], a) for r, a in _maiko_session())
+    view = session["observe"]["view"]
+    for bad in ({**view, "board": view["board"][:59]}, {**view, "board": ["gold-1"] * 60},
+                {**view, "log": [{"turn": 0}]}):
+        assert messages.answer_errors("observe", {"view": bad})
+        assert messages.errors("/$defs/answer-observe", {"view": bad})
+    legal = [{"kind": "flip", "space": 0}]
+    assert not messages.answer_errors("legal_actions", {"legal_actions": legal})
+    for bad in ({"legal_actions": legal + [{"kind": "flip"}]}, {"legal_actions": legal, "x": 1}):
+        assert messages.answer_errors("legal_actions", bad)
+        assert messages.errors("/$defs/answer-legal_actions", bad)
 
 
 # Real diff runs, every line captured. Each run is (game, options, adapter, the requests that
@@ -96,11 +110,11 @@ RUNS = {
     "hanamikoji-protocol-1": ("hanamikoji", ["--games", "8"], EXAMPLE,
                               {"new_game", "deal", "random_deal", "apply", "observe",
                                "legal_actions", "current_player", "result"}),
-    "maiko-2": ("maiko", ["--players", "2", "--games", "2"], REFERENCE,
+    "maiko-2": ("maiko", ["--players", "2", "--games", "1"], REFERENCE,
                 {"new_game", "chance", "random_chance", "apply", "observe"}),
-    "maiko-3": ("maiko", ["--players", "3", "--games", "2"], REFERENCE,
+    "maiko-3": ("maiko", ["--players", "3", "--games", "1"], REFERENCE,
                 {"new_game", "chance", "random_chance", "apply", "observe"}),
-    "maiko-4": ("maiko", ["--players", "4", "--games", "2"], REFERENCE,
+    "maiko-4": ("maiko", ["--players", "4", "--games", "1"], REFERENCE,
                 {"new_game", "chance", "random_chance", "apply", "observe"}),
 }
 
@@ -114,6 +128,8 @@ def test_every_message_of_a_diff_run_fits_the_schemas(run, tmp_path, capsys):
     assert main(argv) == 0, capsys.readouterr()
     ops = check_traffic(game, tmp_path)
     assert expected <= set(ops), ops
+    assert any(answer == b'{"current_player":"terminal"}'  # a game played to its end
+               for _, _, answer in exchanges(tmp_path))
     if run == "hanamikoji-protocol-2":  # the first new_game in protocol 1's form, then general
         new_games = [json.loads(r) for _, r, _ in exchanges(tmp_path)
                      if json.loads(r)["op"] == "new_game"]
@@ -135,20 +151,22 @@ def _maiko_session() -> list[tuple[dict, dict]]:
            "options": MAIKO.options_of(config), "first_player": 0}
     return _reference_session("maiko", [
         new, {"op": "chance", "outcome": layout}, {"op": "current_player"},
-        {"op": "legal_actions"}, {"op": "apply", "decision": {"kind": "flip", "space": 3}},
+        {"op": "apply", "decision": {"kind": "flip", "space": 3}},
         {"op": "observe", "player": 1}, {"op": "result"},
         {"op": "apply", "decision": {"kind": "flip", "space": 3}}])
 
 
 def _hanamikoji_session() -> list[tuple[dict, dict]]:
     deal = Adapter().answer('{"op": "random_deal", "seed": 5}')["deal"]
+    gift = sorted(deal["hands"][0] + deal["draws"][:1])[:3]
     return _reference_session("hanamikoji", [
         {"op": "new_game", "variant": "standard", "first_player": 0},
-        {"op": "deal", "deal": deal}, {"op": "current_player"}, {"op": "legal_actions"},
-        {"op": "apply", "decision": {"action": "secret", "cards": [deal["hands"][0][0]]}},
-        {"op": "observe", "player": 0}, {"op": "result"},
-        {"op": "apply", "decision": {"action": "secret", "cards": [
-            min(set(range(7)) - set(deal["hands"][1]))]}}])
+        {"op": "deal", "deal": deal}, {"op": "current_player"},
+        {"op": "apply", "decision": {"action": "gift", "cards": gift}},
+        {"op": "current_player"}, {"op": "legal_actions"},
+        {"op": "apply", "decision": {"response": "gift", "pick": gift[0]}},
+        {"op": "observe", "player": 1}, {"op": "result"},
+        {"op": "apply", "decision": {"response": "gift", "pick": gift[0]}}])
 
 
 def _mutations(message: dict) -> list[tuple[str, dict]]:

@@ -117,8 +117,9 @@ class MaikoProtocol(ProtocolSchemaExtension):
                                             "next, 0 to 2.",
                              "type": "integer", "minimum": 0, "maximum": 2},
                 })]},
-            "end_triggered_by": {"description": "The player whose flip filled the board and "
-                                                "started the last turns (MK-END-1).",
+            "end_triggered_by": {"description": "The first player to fill every item space of "
+                                                "their maiko board, which started the last "
+                                                "turns (MK-END-1).",
                                  "oneOf": [NULL, PLAYER]},
             "result": {"description": "How the game ended, once it has.",
                        "oneOf": [NULL, record("/properties/result")]},
