@@ -107,3 +107,22 @@ def test_diff_catches_the_rule_bug_planted_in_a_js_engine(capsys):
     assert missed and all(d["action"] == "trade-off" and d["cards"][0] == d["cards"][1]
                           for d in missed), missed
     assert "legal_actions misses" in divergence["message"]
+
+
+def test_the_reported_divergence_of_the_docs_is_what_diff_prints(monkeypatch, capsys):
+    """docs/oracle.md's run of the broken JS engine, as written (its timings aside)."""
+    import re
+    import shlex
+
+    doc = (ROOT / "docs" / "oracle.md").read_text(encoding="utf-8")
+    command, shown = re.search(r"```\n\$ (hanamikoji diff [^\n]*forgets-pair-trade-off\.mjs)"
+                               r"   # exit 1\n(.*?)\n\.\.\.\n```", doc, re.S).groups()
+    monkeypatch.chdir(ROOT)
+    assert main(shlex.split(command)[1:]) == 1
+    printed = capsys.readouterr().out.splitlines()
+
+    def untimed(line: str) -> str:
+        return re.sub(r"\d+\.\d+ s\)", "T s)", line)
+
+    expected = shown.splitlines()
+    assert list(map(untimed, printed[:len(expected)])) == list(map(untimed, expected))

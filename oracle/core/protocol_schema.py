@@ -229,7 +229,7 @@ def protocol_schema(game: Game) -> dict[str, Any]:
             "input and one answer on its standard output. The root accepts any request or "
             "answer; the answer to a request of op X is checked against $defs/answer-X. "
             "Protocol 2 is the general requests; protocol 1, the requests of before there were "
-            "two games, is Hanamikoji's only (docs/oracle.md)."),
+            "two games, is the registry's default game's only (docs/oracle.md)."),
         "anyOf": [ref("request"), ref("answer")],
         "$defs": defs,
     }
