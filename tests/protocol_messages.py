@@ -5,8 +5,9 @@
 ``diff`` asks every player's view after every decision, so a Maiko game's traffic holds the same
 log entries, board spaces and legal decisions thousands of times; each distinct item of such a
 list is validated once against the schema of its items, the list's length against the rest of
-its schema, and the answer around it with the list emptied. That is the same verdict as validating the
-view whole because those lists' schemas say nothing else of their items (:func:`itemwise`).
+its schema, and the answer around it with the list emptied. That is the same verdict as
+validating the answer whole because those lists' schemas say nothing else of their items
+(:func:`itemwise`).
 """
 
 from __future__ import annotations
