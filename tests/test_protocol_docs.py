@@ -29,7 +29,7 @@ JS_ADAPTER = ["node", str(ROOT / "docs" / "examples" / "adapter.mjs")]
 def sessions() -> dict[str, list[tuple[str, str]]]:
     """Each recorded session of the page, by game: its (request, answer) lines."""
     out = {}
-    for block in re.findall(r"<!-- protocol-session -->\n```\n(.*?)```", DOC, re.S):
+    for block in re.findall(r"<!-- protocol-session -->\n```text\n(.*?)```", DOC, re.S):
         lines = block.splitlines()
         assert len(lines) % 2 == 0 and all(
             line.startswith("> " if i % 2 == 0 else "< ") for i, line in enumerate(lines)), block
