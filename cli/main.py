@@ -280,9 +280,13 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                          help="write into FILE (all at once) instead of standard output")
     convert.set_defaults(handler="hanamikoji.oracle.core.convert:run")
 
-    schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
+    schema = commands.add_parser("schema", help="print the JSON Schema of a game's record "
+                                 "format, or of its diff protocol")
     schema.add_argument("--game", default=None, metavar="NAME",
                         help="the game (default: the registry's default; see 'hanamikoji games')")
+    schema.add_argument("--protocol", action="store_true",
+                        help="print the JSON Schema of every message of the diff protocol for the "
+                             "game instead (requests and answers, both protocol versions)")
     schema.set_defaults(handler="hanamikoji.oracle.core.validate:print_schema")
 
     vectors = commands.add_parser("vectors", help="write a game's conformance vectors (JSON files)")

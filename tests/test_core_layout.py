@@ -25,11 +25,13 @@ CORE = sorted([p for room in ("engine", "spec", "properties", "oracle")
 GAME_PACKAGES = ("hanamikoji", "maiko")
 WORDS = re.compile(r"geisha|hanamikoji|charm", re.IGNORECASE)
 # The tool, not the game: the namespace (its rooms, and the framework bridges of
-# hanamikoji.integrations), the command and its sub-commands, the tool's formats.
+# hanamikoji.integrations), the command and its sub-commands, the tool's formats (and the
+# namespace of its schemas' $id, urn:hanamikoji:).
 TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations|oracle|cli)\b"
                   r"|hanamikoji-(verify|vectors|bench|hypothesis)\b"
                   r"|\bhanamikoji (\{|[a-z]+\b)|prog=\"hanamikoji\"|\"hanamikoji\"\s*$"
-                  r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_GAMES|\"hanamikoji: ")
+                  r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_GAMES|\"hanamikoji: "
+                  r"|urn:hanamikoji:")
 
 
 def _prose_lines(source: str) -> set[int]:

@@ -483,8 +483,10 @@ def test_the_plan_makes_pairs():
 
 
 def doc_blocks() -> list[list[str]]:
+    # Blocks with a language (```text: a recorded protocol session) are not commands.
     return [block.strip("\n").splitlines()
-            for block in re.findall(r"^```\n(.*?)^```$", SECTION, re.S | re.M)]
+            for language, block in re.findall(r"^```([a-z]*)\n(.*?)^```$", SECTION, re.S | re.M)
+            if not language]
 
 
 def expected_exit(command: str) -> int:
