@@ -243,6 +243,17 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                       help="read every record as this game's (default: by its format)")
     show.set_defaults(handler="hanamikoji.cli.show:show")
 
+    view = commands.add_parser(
+        "view", help="write game records as one HTML page that replays them, step by step "
+                     "(docs/viewer.md)")
+    view.add_argument("paths", nargs="+", type=path, metavar="FILE",
+                      help="records as 'validate' reads them (- for stdin)")
+    view.add_argument("--out", type=path, metavar="PAGE.html",
+                      help="the page to write (default: FILE with .html for its suffix)")
+    view.add_argument("--game", default=None, metavar="NAME",
+                      help="read every record as this game's (default: by its format)")
+    view.set_defaults(handler="hanamikoji.cli.view:view")
+
     stats = commands.add_parser(
         "stats", help="summarise game records: results, winners by seat, starters, lengths")
     stats.add_argument("paths", nargs="+", type=path, metavar="FILE",
@@ -250,6 +261,8 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     stats.add_argument("--game", default=None, metavar="NAME",
                        help="read every record as this game's (default: by its format)")
     stats.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    stats.add_argument("--html", type=path, metavar="PAGE.html",
+                       help="also write the plots (lengths, ends, wins by seat, scores) as a page")
     stats.set_defaults(handler="hanamikoji.cli.show:stats")
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a game's record format")
