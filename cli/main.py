@@ -328,6 +328,9 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("--leaks", action="store_true",
                       help="the black-box leak check: --games pairs of games that differ only "
                            "in what one player cannot see; its observe answers must be equal")
+    diff.add_argument("--save", type=path, metavar="DIR",
+                      help="write a divergence to DIR: divergence.json, the game so far as a "
+                           "record (game.json) and a page with both answers (divergence.html)")
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
     diff.set_defaults(handler="hanamikoji.oracle.core.diff:run")

@@ -67,3 +67,21 @@ def view(args: argparse.Namespace) -> int:
         games, key=lambda g: g.name)))
     print(f"wrote {out} ({len(entries)} record{'s' if len(entries) != 1 else ''})")
     return tally.exit_code()
+
+
+def save_divergence(folder: str, divergence: Any, game: Any, argv: list[str]) -> None:
+    """``diff --save DIR``: DIR/divergence.json (as ``--json`` prints it), DIR/game.json (the
+    game so far as a record, when the reference replays it) and DIR/divergence.html."""
+    import json
+
+    from hanamikoji.viewer.core.divergence import divergence_page
+
+    out = pathlib.Path(folder)
+    data = divergence.to_json()
+    text, state = divergence_page(game, data, " ".join(argv))
+    write_text(out / "divergence.json", json.dumps(data, indent=1) + "\n", make_dir=True)
+    if state is not None:
+        write_text(out / "game.json", json.dumps(game.to_record(state)) + "\n")
+    write_text(out / "divergence.html", text)
+    print(f"saved the divergence in {out}: divergence.html, divergence.json"
+          + (", game.json" if state is not None else ""), file=sys.stderr)
