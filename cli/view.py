@@ -37,6 +37,13 @@ def write_text(path: pathlib.Path, text: str, make_dir: bool = False) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    if path.exists() and not path.is_file():  # a device (/dev/null, a pipe): never replaced
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as error:
+            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+        return
     with atomic_output(str(path)) as out:
         out.write(text)
 
