@@ -28,23 +28,17 @@ def default_out(paths: list[str]) -> pathlib.Path:
 
 
 def write_text(path: pathlib.Path, text: str, make_dir: bool = False) -> None:
-    """``text`` into ``path`` at once (:func:`.commands.atomic_output`); ``make_dir``: create
-    its folder first (a usage error naming it when that fails)."""
-    from hanamikoji.cli.commands import atomic_output
+    """``text`` into ``path`` as every output of the command is written
+    (:func:`.output.output_file`: at once for a file, straight into a device); ``make_dir``:
+    create its folder first (a usage error naming it when that fails)."""
+    from hanamikoji.cli.output import output_file
 
     if make_dir:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-    if path.exists() and not path.is_file():  # a device (/dev/null, a pipe): never replaced
-        try:
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as error:
-            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-        return
-    with atomic_output(str(path)) as out:
+    with output_file(str(path)) as out:
         out.write(text)
 
 

@@ -76,7 +76,7 @@ def test_a_hanamikoji_step_names_its_rules():
 def test_a_maiko_step_names_a_columns_token_and_a_row_discard():
     """Found in games of the engine: a step that completes a column names MK-COL-1, one that
     begins a row discard MK-ROW-1; each is checked against the boards before and after."""
-    from hanamikoji.engine.maiko.components import COLUMNS, ROWS
+    from hanamikoji.engine.maiko.components import COLUMNS
     from hanamikoji.engine.maiko.game import filled
 
     def lines(board, of):

@@ -29,6 +29,9 @@ from hanamikoji.engine.core.game import CHANCE, Game, player_json
 #: The page's own assets (this package's files).
 _ASSETS = ("page.css", "page.js")
 
+#: Nothing may be fetched: only the page's own inline script and style run.
+_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+
 _ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
             0x2028: "\\u2028", 0x2029: "\\u2029"}
 
@@ -192,7 +195,7 @@ def page(kind: str, title: str, data: dict[str, Any], games: Sequence[Game] = ()
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="{_POLICY}">
 <title>{html.escape(title)}</title>
 <style>
 {_asset("page.css")}
