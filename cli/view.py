@@ -71,8 +71,10 @@ def view(args: argparse.Namespace) -> int:
 
 
 def save_divergence(folder: str, divergence: Any, game: Any, argv: list[str]) -> None:
-    """``diff --save DIR``: DIR/divergence.json (as ``--json`` prints it), DIR/game.json (the
-    game so far as a record, when the reference replays it) and DIR/divergence.html."""
+    """``diff --save DIR``: DIR/divergence.json (as ``--json`` prints it), DIR/position.json
+    (the game so far as a position: options, first player, every decision, as ``perft
+    --history`` reads it; a record would be of an unfinished game, which ``validate`` calls
+    illegal) and DIR/divergence.html."""
     import json
 
     from hanamikoji.viewer.core.divergence import divergence_page
@@ -82,7 +84,7 @@ def save_divergence(folder: str, divergence: Any, game: Any, argv: list[str]) ->
     text, state = divergence_page(game, data, " ".join(argv))
     write_text(out / "divergence.json", json.dumps(data, indent=1) + "\n", make_dir=True)
     if state is not None:
-        write_text(out / "game.json", json.dumps(game.to_record(state)) + "\n")
+        write_text(out / "position.json", json.dumps(game.position_to_json(state)) + "\n")
     write_text(out / "divergence.html", text)
     print(f"saved the divergence in {out}: divergence.html, divergence.json"
-          + (", game.json" if state is not None else ""), file=sys.stderr)
+          + (", position.json" if state is not None else ""), file=sys.stderr)

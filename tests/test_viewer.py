@@ -143,3 +143,31 @@ def test_stats_html_draws_the_counts_of_the_summary(tmp_path, capsys):
     for reason, count in summary["reasons"].items():
         assert bars[reason] == str(count)
     assert "<desc>" in page and "scores of player 1" in page
+
+
+def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypatch, capsys):
+    import pathlib
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    monkeypatch.setenv("PYTHONPATH", str(root / "tests"))
+    adapter = [sys.executable, str(root / "docs" / "examples" / "adapter.py"),
+               "--engine", "broken_engines:gift-gives-two"]
+    saved = tmp_path / "saved"
+    assert main(["diff", "--games", "20", "--shrink", "0", "--variant", "standard", "--json",
+                 "--save", str(saved), "--", *adapter]) == 1
+    out, err = capsys.readouterr()
+    divergence = json.loads(out)["divergence"]  # stdout holds the JSON alone
+    assert "saved the divergence" in err
+    assert json.loads((saved / "divergence.json").read_text()) == divergence
+    position = json.loads((saved / "position.json").read_text())  # the game so far
+    assert len(position["history"]) == len(divergence["decisions"])
+    assert main(["perft", "--history", str(saved / "position.json"), "--depth", "1"]) == 0
+    capsys.readouterr()
+    page = (saved / "divergence.html").read_text()
+    differing = re.findall(r'<tr class="differs"><th scope="row">([^<]*)</th>', page)
+    reference, other = divergence["reference"]["view"], divergence["other"]["view"]
+    assert differing == [f"view.{k}" for k in sorted(reference) if reference[k] != other.get(k)]
+    data = _embedded(page)
+    assert data["divergence"] == divergence and len(data["games"]) == 1
+    assert f'data-replay="0" data-step="{len(divergence["decisions"])}"' in page

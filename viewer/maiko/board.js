@@ -65,6 +65,14 @@
     return out.join("");
   }
 
+  // The engine's current_player: a player's number, or chance (-1) and the end (-4) as
+  // OpenSpiel numbers them (or their names).
+  function toPlay(cp) {
+    if (cp === -1 || cp === "chance") return "chance (the layout)";
+    if (cp === -4 || cp === "terminal") return "nobody: the game is over";
+    return "player " + cp;
+  }
+
   HK.boards.maiko = function (frame, ctx) {
     const n = frame.board.length, rows = Math.ceil(n / PER_ROW);
     const boardW = PER_ROW * (S + GAP), boardH = rows * (S + GAP);
@@ -75,7 +83,7 @@
     const who = ctx.player === null ? "everything" : `player ${ctx.player}'s view`;
     const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(W, 24 + players * 200)}" height="${H}" role="img" aria-labelledby="mk-board-title">`];
     out.push(`<title id="mk-board-title">Maiko, turn ${frame.turn}, ${esc(frame.phase)} (${who})</title>`);
-    out.push(`<text x="24" y="20" font-size="13">turn ${frame.turn} \u00B7 ${esc(frame.phase)} \u00B7 to play: ${esc(typeof frame.current_player === "number" ? "player " + frame.current_player : frame.current_player)}</text>`);
+    out.push(`<text x="24" y="20" font-size="13">turn ${frame.turn} \u00B7 ${esc(frame.phase)} \u00B7 to play: ${esc(toPlay(frame.current_player))}</text>`);
     out.push(`<g class="game-board" role="img" aria-label="the game board">`);
     frame.board.forEach((value, s) => {
       const x = 24 + (s % PER_ROW) * (S + GAP), y = 30 + Math.floor(s / PER_ROW) * (S + GAP);
