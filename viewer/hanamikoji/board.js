@@ -6,7 +6,7 @@
   const CHARM = [2, 2, 2, 3, 3, 4, 5];
   const COLOURS = ["#8e44ad", "#c0392b", "#d4ac0d", "#2471a3", "#e67e22", "#17a589", "#b03a5b"];
   const esc = HK.esc;
-  const W = 770, H = 560, COL = 62, X0 = 20, CW = 26, CH = 34;
+  const W = 760, H = 560, COL = 62, X0 = 20, CW = 26, CH = 34;
 
   function card(x, y, g, place, what) {
     if (g === null) {
