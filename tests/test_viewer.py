@@ -72,6 +72,17 @@ def test_a_hanamikoji_step_names_its_rules():
                                    "charm-over-geisha": "END-4"}[reason] in last)
 
 
+@checks("SCORE-4")
+def test_a_hanamikoji_end_says_each_players_geisha_and_charm():
+    from hanamikoji.engine.hanamikoji.cards import CHARM
+
+    game, final = _game("hanamikoji", 2)
+    standing = P.game_entry(game, final, "g")["end"]["standing"]
+    assert standing == {
+        "geisha": [list(final.markers).count(p) for p in (0, 1)],
+        "charm": [sum(c for c, m in zip(CHARM, final.markers) if m == p) for p in (0, 1)]}
+
+
 @checks("MK-COL-1", "MK-ROW-1", "MK-FLIP-3")
 def test_a_maiko_step_names_a_columns_token_and_a_row_discard():
     """Found in games of the engine: a step that completes a column names MK-COL-1, one that

@@ -112,6 +112,9 @@ def test_a_hanamikoji_page_draws_the_engines_state_step_by_step(browser, tmp_pat
     shown.at(len(states) - 1)
     assert page.locator(".end .winners").inner_text() == ", ".join(
         f"player {w}" for w in game.outcome(final).winners)
+    charm = [sum(C.CHARM[g] for g, m in enumerate(final.markers) if m == p) for p in (0, 1)]
+    assert page.locator(".end .standing[data-what='charm']").inner_text() == \
+        f"P0 {charm[0]}, P1 {charm[1]}"
     page.click("button.first")
     shown.at(0)
     for _ in range(3):

@@ -135,7 +135,8 @@ class Replay {
       ? "<h3>The end</h3><p class=\"result\">" + HK.esc(end.text) + "</p>" +
         "<p>winners: <b class=\"winners\">" + HK.esc(end.winners.map((w) => "player " + w).join(", ")) + "</b>" +
         " \u00B7 reason: <b class=\"reason\">" + HK.esc(end.reason) + "</b></p>" +
-        (end.scores ? "<p>scores: <span class=\"scores\">" + HK.esc(end.scores.map((s, p) => "P" + p + " " + s).join(", ")) + "</span></p>" : "")
+        (end.scores ? "<p>scores: <span class=\"scores\">" + HK.esc(end.scores.map((s, p) => "P" + p + " " + s).join(", ")) + "</span></p>" : "") +
+        (end.standing ? Object.entries(end.standing).map(([k, v]) => "<p>" + HK.esc(k) + ": <span class=\"standing\" data-what=\"" + HK.esc(k) + "\">" + HK.esc(v.map((x, p) => "P" + p + " " + x).join(", ")) + "</span></p>").join("") : "")
       : "<h3>The end</h3><p class=\"result\">unfinished</p>";
     this.go(this.startStep === undefined ? 0 : this.startStep);
   }

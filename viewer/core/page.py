@@ -124,8 +124,10 @@ def end_json(game: Game, final: Any) -> dict[str, Any] | None:
     outcome = game.outcome(final)
     if outcome is None:
         return None
+    part = _viewer_part(game)
     return {"winners": list(outcome.winners), "reason": outcome.reason,
             "scores": None if outcome.scores is None else list(outcome.scores),
+            "standing": part.standing(final) if hasattr(part, "standing") else None,
             "text": game.describe_end(final)}
 
 

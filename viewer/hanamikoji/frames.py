@@ -14,6 +14,7 @@ from hanamikoji.engine.hanamikoji import codec
 from hanamikoji.engine.hanamikoji.actions import (ALL_KINDS, Competition, CompetitionPick, Deal,
                                                   Gift, GiftPick, Secret, TradeOff)
 from hanamikoji.engine.hanamikoji.game import Phase, State, current_player
+from hanamikoji.engine.hanamikoji.rules import charm, geisha_count
 
 #: The rules a decision of each kind applies (the spec's IDs).
 _DECISION_RULES = {
@@ -71,3 +72,9 @@ def rules(before: State, decision: Any, after: State) -> list[str]:
         else:
             found += ["UPDATE-2"]
     return found
+
+
+def standing(state: State) -> dict[str, list[int]]:
+    """Each player's geisha and charm by the victory markers (SCORE-4), for the end's line."""
+    return {"geisha": [geisha_count(state.markers, p) for p in (0, 1)],
+            "charm": [charm(state.markers, p) for p in (0, 1)]}
