@@ -5,8 +5,10 @@ write pages (view, diff --save, stats --html) and what they say on bad input."""
 from __future__ import annotations
 
 import json
+import pathlib
 import random
 import re
+import sys
 
 import pytest
 
@@ -15,6 +17,9 @@ from hanamikoji.engine.core.registry import get
 from hanamikoji.properties.core.cite import checks
 from hanamikoji.viewer.core import page as P
 from hanamikoji.viewer.core.divergence import answer_rows
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # tests/: the test game
+from testgame.fixtures import testgame  # noqa: E402,F401  (the fixture, by name)
 
 INJECTION = "</script><script>alert(1)</script>"
 
@@ -157,9 +162,6 @@ def test_stats_html_draws_the_counts_of_the_summary(tmp_path, capsys):
 
 
 def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypatch, capsys):
-    import pathlib
-    import sys
-
     root = pathlib.Path(__file__).resolve().parents[1]
     monkeypatch.setenv("PYTHONPATH", str(root / "tests"))
     adapter = [sys.executable, str(root / "docs" / "examples" / "adapter.py"),
@@ -182,3 +184,17 @@ def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypat
     data = _embedded(page)
     assert data["divergence"] == divergence and len(data["games"]) == 1
     assert f'data-replay="0" data-step="{len(divergence["decisions"])}"' in page
+
+
+def test_a_game_without_a_viewer_part_gets_its_players_views(testgame, tmp_path, capsys):
+    """A game the viewer knows nothing of (the test game) is replayed all the same: each
+    player's view at each step, drawn as its JSON; there is no "everything" view."""
+    final = testgame.random_game(random.Random(1), testgame.configure({}))
+    records = tmp_path / "t.jsonl"
+    records.write_text(json.dumps(testgame.to_record(final)) + "\n")
+    assert main(["view", str(records), "--game", testgame.name]) == 0
+    entry = _embedded((tmp_path / "t.html").read_text())["games"][0]
+    views = P.unpack(entry["z"])["views"]
+    assert sorted(views) == [str(p) for p in testgame.players(final)]
+    assert P.undelta(views["0"]) == [testgame.view_to_json(testgame.observe(s, 0))
+                                     for s in testgame.states(final)]

@@ -97,10 +97,13 @@ def undelta(deltas: Sequence[dict[str, Any]]) -> list[Any]:
 
 def _viewer_part(game: Game) -> Any:
     """The game's viewer part (``hanamikoji.viewer.<game>.frames``), or None."""
+    name = f"{__package__.rpartition('.')[0]}.{game.name}.frames"
     try:
-        return importlib.import_module(f"{__package__.rpartition('.')[0]}.{game.name}.frames")
-    except ModuleNotFoundError:
-        return None
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and name.startswith(error.name):
+            return None  # the game has no part here (not an import that fails inside one)
+        raise
 
 
 def _board_script(game: Game) -> str:
