@@ -253,6 +253,17 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     _notation(show)
     show.set_defaults(handler="hanamikoji.cli.show:show")
 
+    view = commands.add_parser(
+        "view", help="write game records as one HTML page that replays them, step by step "
+                     "(docs/viewer.md)")
+    view.add_argument("paths", nargs="+", type=path, metavar="FILE",
+                      help="records as 'validate' reads them (- for stdin)")
+    view.add_argument("--out", type=path, metavar="PAGE.html",
+                      help="the page to write (default: FILE with .html for its suffix)")
+    view.add_argument("--game", default=None, metavar="NAME",
+                      help="read every record as this game's (default: by its format)")
+    view.set_defaults(handler="hanamikoji.cli.view:view")
+
     stats = commands.add_parser(
         "stats", help="summarise game records: results, winners by seat, starters, lengths")
     stats.add_argument("paths", nargs="+", type=path, metavar="FILE",
@@ -261,6 +272,8 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
                        help="read every record as this game's (default: by its format)")
     stats.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     _notation(stats)
+    stats.add_argument("--html", type=path, metavar="PAGE.html",
+                       help="also write the plots (lengths, ends, wins by seat, scores) as a page")
     stats.set_defaults(handler="hanamikoji.cli.show:stats")
 
     convert = commands.add_parser(
@@ -350,6 +363,9 @@ def _oracle_commands(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("--leaks", action="store_true",
                       help="the black-box leak check: --games pairs of games that differ only "
                            "in what one player cannot see; its observe answers must be equal")
+    diff.add_argument("--save", type=path, metavar="DIR",
+                      help="write a divergence to DIR: divergence.json, the game so far as a "
+                           "record (game.json) and a page with both answers (divergence.html)")
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
     diff.set_defaults(handler="hanamikoji.oracle.core.diff:run")

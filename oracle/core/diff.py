@@ -1483,6 +1483,10 @@ def run(args: argparse.Namespace) -> int:
         for line in (render_leaks if leaks else render)(report, argv, game):
             print(line)
     found = report.leak if leaks else report.divergence
+    if getattr(args, "save", None) is not None and not leaks and found is not None:
+        from hanamikoji.cli.view import save_divergence
+
+        save_divergence(args.save, found, game, argv)
     return EXIT_OK if found is None else EXIT_FAILED
 
 
