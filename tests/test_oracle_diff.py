@@ -263,8 +263,15 @@ def tee(tmp_path, argv: list[str]) -> tuple[list[str], pathlib.Path]:
     return [sys.executable, str(tmp_path / "tee.py"), str(log), *argv], log
 
 
-def requests(log: pathlib.Path) -> list[dict]:
+def lines(log: pathlib.Path) -> list[dict]:
+    """Every request line logged, as it was sent."""
     return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def requests(log: pathlib.Path) -> list[dict]:
+    """Every request sent, those of a batch (protocol 3) each in its place."""
+    return [one for line in lines(log)
+            for one in (line["requests"] if line["op"] == "batch" else [line])]
 
 
 PROTOCOL_1 = {"new_game", "deal", "current_player", "legal_actions", "apply", "observe",
