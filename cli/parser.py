@@ -126,12 +126,16 @@ def _simulate(sim: argparse.ArgumentParser) -> None:
 def _bench(bench: argparse.ArgumentParser) -> None:
     bench.add_argument("--only", nargs="+", metavar="SECTION",
                        help="sections: simulate rounds validate perft perft-growth queries properties "
-                            "integrations")
+                            "integrations startup diff")
     bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="the game to measure (default: the registry's default)")
+    bench.add_argument("--baseline", metavar="PYTHON", default=None,
+                       help="also time the startup and diff figures under PYTHON, an "
+                            "interpreter with another install (an older release), and show "
+                            "each figure old against new")
     bench.set_defaults(handler="hanamikoji.cli.bench:bench")
 
 

@@ -5,6 +5,7 @@ through :data:`EXTENSION`, this game's diff hooks."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 from hanamikoji.oracle.core.diff import DiffExtension, DiffGame, Divergence, Engine, check_seeded
@@ -83,7 +84,10 @@ def _normal_entry(entry: Any) -> Any:
 # --- Hypothesis: games ----------------------------------------------------------------------
 
 
+@functools.cache
 def _strategies() -> Any:
+    """Made once: Hypothesis reads the source of a strategy's lambdas to describe it, which
+    cost more than a short game when the strategies were made again for every game."""
     from hypothesis import strategies as st
 
     deck = C.cards_of(C.FULL_DECK)
