@@ -14,7 +14,7 @@ import pathlib
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.engine.hanamikoji import Rules, apply, new_game
@@ -604,6 +604,7 @@ def test_any_answer_is_judged_in_process(data):
     st.recursive(JSONS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
         st.sampled_from(["sides", "cards", "sets", "pick", "action", "response"]), inner,
         max_size=3), max_leaves=12)))
+@example(view={"log": [{"sets": [[None], [False]]}]})  # lists JSON cannot order (None < False)
 def test_the_view_normaliser_never_raises(view):
     """INFO-1: Hanamikoji's normaliser of views (multisets in any order) takes any JSON."""
     from hanamikoji.engine.core.registry import get

@@ -75,7 +75,9 @@ def _normal_entry(entry: Any) -> Any:
         out["cards"] = _sorted(out["cards"])
     if isinstance(out.get("sets"), list):
         sets = [_sorted(s) for s in out["sets"]]
-        out["sets"] = sorted(sets) if all(isinstance(s, list) for s in sets) else sets
+        # Only sets of card numbers are put in order: lists of anything else may not compare.
+        out["sets"] = sorted(sets) if all(isinstance(s, list) and all(type(v) is int for v in s)
+                                          for s in sets) else sets
     if isinstance(out.get("pick"), list):
         out["pick"] = _sorted(out["pick"])
     return out
