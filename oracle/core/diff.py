@@ -618,7 +618,7 @@ class DiffGame:
                 meanwhile = None
                 if callable(same):
                     def meanwhile() -> None:
-                        expected[0] = same()  # type: ignore[operator]
+                        expected[0] = same()
                 line = self.engine.request_line(request, meanwhile)
                 if line == expected[0]:
                     return _SAME

@@ -69,8 +69,8 @@ class EngineAdapter(ProtocolAdapter):
     """The protocol-1 operations on ``engine`` (default: the reference); ``state`` is the game
     in progress."""
 
-    OPERATIONS = ("new_game", "deal", "apply", "current_player", "legal_actions", "observe",
-                  "result", "random_deal")
+    OPERATIONS: tuple[str, ...] = ("new_game", "deal", "apply", "current_player",
+                                   "legal_actions", "observe", "result", "random_deal")
     #: The engine's errors for what the rules forbid: ``ValueError`` subclasses, as the
     #: reference's (python-chess style); a ``rule`` attribute, if any, is passed on.
     REFUSALS = (ValueError,)
