@@ -326,7 +326,7 @@ def bench_diff(ctx: Context) -> list[dict[str, Any]]:
     (``--protocol 2``), with the ratio of the two."""
     from hanamikoji.engine.core.registry import DEFAULT, get
 
-    games = 40 if get(ctx.game).name == DEFAULT else 3  # a game of the others lasts longer
+    games = 40 if get(ctx.game).name == DEFAULT else 10  # a game of the others lasts longer
     adapter = [ctx.python, "-m", "hanamikoji.oracle.core.adapter"]
     variants = [("", adapter)]
     if not ctx.baseline:  # another install's adapter may not take --protocol
