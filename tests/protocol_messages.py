@@ -142,12 +142,19 @@ def check_traffic(game: str, directory: pathlib.Path) -> dict[str, int]:
     ops: dict[str, int] = {}
     for name, request_line, answer_line in exchanges(directory):
         request, answer = json.loads(request_line), json.loads(answer_line)
-        problems = messages.request_errors(request)
-        assert not problems, f"{name}: request {request_line[:200]!r}: {problems}"
-        problems = messages.answer_errors(request["op"], answer)
-        assert not problems, (f"{name}: the answer to {request_line[:200]!r}: "
-                              f"{answer_line[:200]!r}: {problems[:3]}")
-        ops[request["op"]] = ops.get(request["op"], 0) + 1
+        pairs = [(request, answer)]
+        if request.get("op") == "batch":  # protocol 3: each answer is its request's own
+            assert isinstance(answer.get("answers"), list) and \
+                len(answer["answers"]) == len(request["requests"]), (name, answer_line[:200])
+            ops["batch"] = ops.get("batch", 0) + 1
+            pairs = list(zip(request["requests"], answer["answers"]))
+        for one, reply in pairs:
+            problems = messages.request_errors(one)
+            assert not problems, f"{name}: request {request_line[:200]!r}: {problems}"
+            problems = messages.answer_errors(one["op"], reply)
+            assert not problems, (f"{name}: the answer to {request_line[:200]!r}: "
+                                  f"{answer_line[:200]!r}: {problems[:3]}")
+            ops[one["op"]] = ops.get(one["op"], 0) + 1
     return ops
 
 

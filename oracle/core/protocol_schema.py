@@ -164,8 +164,9 @@ def protocol_schema(game: Game) -> dict[str, Any]:
         "new_game": closed(
             {"ok": {"const": True},
              "protocol": {"description": "Optional: 2 declares the general requests (protocol "
-                                         "2) for every later request of this process.",
-                          "enum": [1, 2]},
+                                         "2) for every later request of this process; 3, "
+                                         "those and batch (protocol 3).",
+                          "enum": [1, 2, 3]},
              "view_keys": {"description": "Optional: the view keys this adapter gives; views "
                                           "are then compared on those keys only.",
                            "type": "array", "items": {"type": "string"}, "uniqueItems": True}},
@@ -209,6 +210,17 @@ def protocol_schema(game: Game) -> dict[str, Any]:
         names.append(f"request-{name}")
         op = legacy_request["properties"]["op"]["const"]
         answered.setdefault(op, legacy_answer)
+    # Protocol 3: several requests in one line, their answers in one line. Each answer of a
+    # batch is the answer its request gets alone (answer-<op> of that request), which a JSON
+    # Schema cannot pair by position: the list is described, each answer checked by its op.
+    defs["request-batch"] = request(
+        "batch", "Protocol 3: these requests, answered in turn in one line.",
+        requests={"type": "array", "items": ref("request")})
+    names.append("request-batch")
+    answered["batch"] = closed({"answers": {
+        "description": "One answer per request, in order: each the answer its request gets "
+                       "alone (answer-<op> of that request's op), a refusal included.",
+        "type": "array", "items": ref("answer")}})
     for op, schema in answered.items():
         defs[f"answer-{op}"] = {"anyOf": [schema, ref("error")]}
     defs["request"] = {"description": "Any request of the harness.",
@@ -229,7 +241,8 @@ def protocol_schema(game: Game) -> dict[str, Any]:
             "input and one answer on its standard output. The root accepts any request or "
             "answer; the answer to a request of op X is checked against $defs/answer-X. "
             "Protocol 2 is the general requests; protocol 1, the requests of before there were "
-            "two games, is the registry's default game's only (docs/oracle.md)."),
+            "two games, is the registry's default game's only; protocol 3 adds batch, "
+            "several requests in one line (docs/oracle.md)."),
         "anyOf": [ref("request"), ref("answer")],
         "$defs": defs,
     }
