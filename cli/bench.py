@@ -73,6 +73,9 @@ TARGETS: dict[str, Target] = {
     "properties": Target(300, "s", at_most=True, any_game=True),
     "workers": Target(1.7, "×", any_game=True),
     "dask": Target(1.5, "×", any_game=True),
+    "startup-version": Target(30, "ms", at_most=True, any_game=True),
+    "startup-validate": Target(50, "ms", at_most=True),
+    "diff-batch": Target(2, "×", any_game=True),
 }
 
 
@@ -90,10 +93,17 @@ class Context:
     clock: Callable[[], float] = time.perf_counter
     #: Games of the campaign run on a two-worker Dask cluster (``--campaign-games``).
     campaign_games: int = 20_000
+    #: The interpreter whose install is measured (``--baseline``: another install's).
+    python: str = sys.executable
+
+    @property
+    def baseline(self) -> bool:
+        """Whether this is the run of another install (``--baseline``)."""
+        return self.python != sys.executable
 
 
-def _command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "hanamikoji.engine", *args]
+def _command(*args: str, python: str = sys.executable) -> list[str]:
+    return [python, "-m", "hanamikoji.engine", *args]
 
 
 def _game(ctx: Context) -> tuple[str, ...]:
@@ -282,6 +292,69 @@ def bench_properties(ctx: Context) -> list[dict[str, Any]]:
              "unit": "s (whole process)", "target": "properties"}]
 
 
+#: The command's package, run as ``python -m`` (the package alone: ``--version`` imports nothing
+#: else, where ``python -m hanamikoji.engine`` would import the engine first).
+TOOLKIT = __name__.split(".")[0]
+
+
+def bench_startup(ctx: Context, runs: int = 10) -> list[dict[str, Any]]:
+    """How long the command takes to answer what needs next to nothing: ``--version``, and
+    ``validate`` of one record (whole processes, best of ``runs`` after a warm-up)."""
+    record = ctx.scratch / "one-record.jsonl"
+    if not record.exists():
+        done = subprocess.run(_command("simulate", *_game(ctx), "--games", "1", "--records",
+                                       str(record)), capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"simulate failed: {done.stderr.strip()[:200]}")
+    rows = []
+    for figure, argv, target in (
+            (f"python -m {TOOLKIT} --version", [ctx.python, "-m", TOOLKIT, "--version"],
+             "startup-version"),
+            (f"python -m {TOOLKIT} validate (one record)",
+             [ctx.python, "-m", TOOLKIT, "validate", *_game(ctx), str(record)],
+             "startup-validate")):
+        _timed(ctx, argv, 1)  # warm: the byte code is compiled, the files are cached
+        seconds, _ = _timed(ctx, argv, max(runs, ctx.repeat))
+        rows.append({"figure": figure, "value": round(seconds * 1000, 1),
+                     "unit": "ms (whole process)", "target": target})
+    seconds, _ = _timed(ctx, [ctx.python, "-S", "-c", "pass"], max(runs, ctx.repeat))
+    rows.append({"figure": "python -S -c pass (the interpreter alone)",
+                 "value": round(seconds * 1000, 1), "unit": "ms (whole process)",
+                 "target": None})
+    return rows
+
+
+def bench_diff(ctx: Context) -> list[dict[str, Any]]:
+    """``diff`` against the reference adapter, games per second (whole process): as the
+    adapter declares (protocol 3 asks each step in one line), and asked request by request
+    (``--protocol 2``), with the ratio of the two."""
+    from hanamikoji.engine.core.registry import DEFAULT, get
+
+    games = 40 if get(ctx.game).name == DEFAULT else 10  # a game of the others lasts longer
+    adapter = [ctx.python, "-m", "hanamikoji.oracle.core.adapter"]
+    variants = [("", adapter)]
+    if not ctx.baseline:  # another install's adapter may not take --protocol
+        variants.append((", --protocol 2", [*adapter, "--protocol", "2"]))
+    rows = []
+    rates = []
+    for label, argv in variants:
+        seconds, out = _timed(ctx, _command("diff", *_game(ctx), "--games", str(games),
+                                            "--seed", "0", "--timeout", "600", "--json", "--",
+                                            *argv, python=ctx.python))
+        report = json.loads(out)
+        if report["status"] != "agree":
+            raise RuntimeError(f"diff found a divergence in the reference: {out[:200]}")
+        rates.append(games / seconds)
+        rows.append({"figure": f"diff --games {games}, the reference adapter{label}",
+                     "value": round(games / seconds, 2), "unit": "games/s (whole process)",
+                     "target": None, "seconds": round(seconds, 2)})
+    if len(rates) == 2:
+        rows.append({"figure": "diff: one batch per step against request by request",
+                     "value": round(rates[0] / rates[1], 2), "unit": "×",
+                     "target": "diff-batch"})
+    return rows
+
+
 def bench_integrations(ctx: Context) -> list[dict[str, Any]]:
     """Decisions per second through each framework bridge (docs/integrations.md), or a "not
     installed" row for a bridge whose extra is missing; imported only for this section."""
@@ -358,8 +431,31 @@ SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
     "simulate": bench_simulate, "rounds": bench_rounds, "validate": bench_validate,
     "perft": bench_perft, "perft-growth": bench_perft_growth, "queries": bench_queries,
     "properties": bench_properties, "integrations": bench_integrations,
+    "startup": bench_startup, "diff": bench_diff,
     "campaigns": bench_campaigns,
 }
+#: The sections that time other processes only, which ``--baseline PYTHON`` runs again under
+#: another interpreter (another install) for a figure old against new in the same run.
+BASELINE_SECTIONS = ("startup", "diff")
+
+
+def _against(rows: list[dict[str, Any]], name: str, ctx: Context) -> list[dict[str, Any]]:
+    """``rows`` with the same figures measured under ``ctx.python`` (``--baseline``): each
+    row gains ``baseline`` (that value) and ``speedup`` (how many times faster this install
+    is: new/old for a rate, old/new for a time)."""
+    try:
+        old = {row["figure"]: row["value"] for row in SECTIONS[name](ctx)}
+    except (RuntimeError, OSError, ValueError, KeyError) as error:
+        return [{**row, "baseline": f"not measured: {error}"} for row in rows]
+    out = []
+    for row in rows:
+        then, now = old.get(row["figure"]), row["value"]
+        if then is not None and now:
+            rate = "/s" in row["unit"]
+            row = {**row, "baseline": then,
+                   "speedup": round(now / then if rate else then / now, 2)}
+        out.append(row)
+    return out
 
 
 def judged(row: dict[str, Any], default_game: bool) -> dict[str, Any]:
@@ -400,6 +496,9 @@ def bench(args: argparse.Namespace, *, clock: Callable[[], float] = time.perf_co
             except (RuntimeError, OSError, ValueError, KeyError) as error:
                 part = [{"figure": name, "value": None, "unit": f"not measured: {error}",
                          "target": None}]
+            baseline = getattr(args, "baseline", None)
+            if baseline and name in BASELINE_SECTIONS:
+                part = _against(part, name, attrs.evolve(ctx, python=baseline))
             rows.extend(judged({**row, "section": name}, default_game) for row in part)
     missed = [row for row in rows if row["met"] is False]
     met = sum(row["met"] is True for row in rows)

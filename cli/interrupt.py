@@ -26,8 +26,11 @@ def _on_sigint(signum: int, frame: Any) -> None:
 
 
 def _unraisable(hook: Any) -> Any:
+    """``hook`` quiet for a swallowed interrupt, and for anything unraisable once Ctrl-C was
+    pressed: an object whose making the interrupt cut short can fail in its destructor (z3's
+    ``Context`` without its ``owner``), and that is the interrupt's doing, already said."""
     def quiet(unraisable: Any) -> None:
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        if not (_pending or isinstance(unraisable.exc_value, KeyboardInterrupt)):
             hook(unraisable)
     return quiet
 

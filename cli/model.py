@@ -113,7 +113,9 @@ def verify(args: argparse.Namespace) -> int:
             with folder.file("report.json") as out:
                 out.write(json.dumps(document, indent=1) + "\n")
             with folder.file("report.md") as out:
-                out.write(report.to_markdown(written, args.out))
+                out.write(report.to_markdown(written, args.out) + REPORT_HTML_NOTE)
+            with folder.file("report.html") as out:
+                out.write(report_html(report, document))
     if args.json:
         print(json.dumps(document))
     else:
@@ -121,12 +123,49 @@ def verify(args: argparse.Namespace) -> int:
 
         Console(file=sys.stdout, width=max(100, Console().width)).print(render(report))
         if args.out is not None:
-            print(f"report written to {os.path.join(args.out, 'report.md')} and report.json")
+            print(f"report written to {os.path.join(args.out, 'report.md')}, report.html and "
+                  "report.json")
             if written:
                 example = os.path.join(args.out, next(iter(written.values())))
                 print(f"witness games in {os.path.join(args.out, 'witnesses')}{os.sep}: "
                       f"hanamikoji show {example} displays one")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+#: What report.md says of report.html and of the witness games.
+REPORT_HTML_NOTE = """
+## As a page, and the witness games
+
+[report.html](report.html) is this report as one page (it opens from disk in any browser, with
+no server): each answer as a table and a replay of each witness game. The witness games are
+records under `witnesses/`: `hanamikoji show witnesses/FILE.jsonl` prints one turn by turn,
+`hanamikoji view witnesses/FILE.jsonl` writes it as a page that replays it.
+"""
+
+
+def report_html(report: Any, document: dict[str, Any]) -> str:
+    """``report.html``: the report as a page, with each witness game replayed in the engine."""
+    from hanamikoji.spec.core.verify import answer_text, evidence_text
+    from hanamikoji.viewer.core.report import report_page
+
+    witnesses: dict[tuple[str, str], list[tuple[str, Any, Any]]] = {}
+    lines: dict[tuple[str, str], tuple[str, str]] = {}
+    for section in report.sections:
+        for answer in section.answers:
+            key = (section.game, answer.name)
+            lines[key] = (answer_text(answer), evidence_text(answer))
+            for witness in answer.witnesses:
+                record = witness.to_json()["record"]
+                game = by_format(record)
+                witnesses.setdefault(key, []).append(
+                    (witness.label, game, game.read_record(record)))
+    return report_page(document, witnesses, lines)
+
+
+def by_format(record: dict[str, Any]) -> Any:
+    from hanamikoji.engine.core.registry import by_format as find
+
+    return find(record["format"])
 
 
 def _progress_lines() -> Any:
@@ -204,7 +243,7 @@ def _where(args: argparse.Namespace, game: Any) -> int:
 
 
 #: What ``verify --out DIR`` writes in DIR (:func:`~hanamikoji.cli.output.foreign`).
-REPORT_FILES = ("report.json", "report.md", "witnesses/", "witnesses/*.jsonl")
+REPORT_FILES = ("report.json", "report.md", "report.html", "witnesses/", "witnesses/*.jsonl")
 
 
 def write_witnesses(report: Any, folder: OutputFolder) -> dict[tuple[str, str], str]:

@@ -143,6 +143,8 @@ class _Stats:
         self.starter_won = 0
         self.lengths: Counter = Counter()
         self.unit = game.length_unit
+        self.seat_wins: Counter = Counter()
+        self.scores: list[Counter] = []
 
     def add(self, final: Any) -> None:
         game = self.game
@@ -156,6 +158,12 @@ class _Stats:
             self.reasons[outcome.reason] += 1
             self.winners[winners_key(outcome.winners, len(game.players(final)))] += 1
             self.starter_won += first in outcome.winners
+            for seat in outcome.winners:
+                self.seat_wins[seat] += 1
+            for seat, score in enumerate(outcome.scores or ()):
+                while len(self.scores) <= seat:
+                    self.scores.append(Counter())
+                self.scores[seat][score] += 1
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game.name, "options": self.options, "games": self.games,
@@ -164,6 +172,21 @@ class _Stats:
                 "first_player": dict(sorted(self.starters.items())),
                 "first_player_won": self.starter_won,
                 self.unit: {str(k): v for k, v in sorted(self.lengths.items())}}
+
+    def charts(self) -> tuple[str, list[tuple[str, str, dict[str, int]]]]:
+        """The group's plots for ``stats --html``: a heading, and (caption, x label, counts)."""
+        described = ", ".join(f"{k} {v}" for k, v in self.options.items())
+        lengths = {str(k): self.lengths.get(k, 0)
+                   for k in range(min(self.lengths, default=0), max(self.lengths, default=0) + 1)}
+        players = max([len(self.scores)] + [s + 1 for s in self.seat_wins])
+        charts = [(f"game lengths ({self.unit})", self.unit, lengths),
+                  ("ends by reason", "reason", dict(sorted(self.reasons.items()))),
+                  ("wins by seat (a shared win counts for each winner)", "player",
+                   {str(p): self.seat_wins.get(p, 0) for p in range(players)})]
+        for seat, counts in enumerate(self.scores):
+            charts.append((f"scores of player {seat}", "score",
+                           {str(k): counts.get(k, 0) for k in range(min(counts), max(counts) + 1)}))
+        return f"{self.games} games of {self.game.name} ({described})", charts
 
     def lines(self) -> Iterator[str]:
         described = options_text(self.options)
@@ -201,6 +224,15 @@ def stats(args: argparse.Namespace) -> int:
             group = groups[key] = _Stats(game, options)
         group.add(final)
     counts = {status.value: tally.counts[status] for status in Status}
+    if getattr(args, "html", None):
+        from hanamikoji.cli.view import write_text
+        from hanamikoji.viewer.core.plots import stats_page
+
+        import pathlib
+
+        write_text(pathlib.Path(args.html), stats_page(
+            f"hanamikoji stats: {tally.records} records",
+            [group.charts() for group in groups.values()]))
     if args.json:
         print(json.dumps({"records": tally.records, **counts,
                           "groups": [g.to_json() for g in groups.values()]}))

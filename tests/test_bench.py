@@ -153,3 +153,31 @@ def test_the_performance_doc_lists_every_target_as_the_code_sets_it_and_says_why
         assert text == str(target), name
         assert scope == ("any" if target.any_game else DEFAULT), name
         assert re.search(rf"^- \*\*`{name}`\*\*: \S", DOC, re.M), f"why {name}?"
+
+
+# --- --baseline: each figure old against new, in one run ----------------------------------------
+
+
+def test_a_baseline_runs_the_section_again_under_another_interpreter(monkeypatch, capsys):
+    """``--baseline PYTHON`` runs a section of other processes again with ``ctx.python`` set to
+    PYTHON and puts each figure beside its own: new/old for a rate, old/new for a time."""
+    seen = []
+
+    def section(ctx):
+        seen.append(ctx.python)
+        slow = ctx.python == "/old/python"
+        return [{"figure": "a rate", "value": 50.0 if slow else 150.0, "unit": "games/s",
+                 "target": None},
+                {"figure": "a time", "value": 40.0 if slow else 10.0, "unit": "ms",
+                 "target": None}]
+
+    monkeypatch.setitem(B.SECTIONS, "startup", section)
+    assert main(["bench", "--only", "startup", "--json", "--baseline", "/old/python"]) == 0
+    rate, time = json.loads(capsys.readouterr().out)["figures"]
+    assert seen == [B.sys.executable, "/old/python"]
+    assert (rate["value"], rate["baseline"], rate["speedup"]) == (150.0, 50.0, 3.0)
+    assert (time["value"], time["baseline"], time["speedup"]) == (10.0, 40.0, 4.0)
+    # a section that runs in this process is never run "under" another interpreter
+    monkeypatch.setitem(B.SECTIONS, "rounds", section)
+    assert main(["bench", "--only", "rounds", "--json", "--baseline", "/old/python"]) == 0
+    assert "baseline" not in json.loads(capsys.readouterr().out)["figures"][0]

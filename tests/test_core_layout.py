@@ -20,16 +20,18 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # cli/ has no game's part: the whole room is core.
-CORE = sorted([p for room in ("engine", "spec", "properties", "oracle")
+CORE = sorted([p for room in ("engine", "spec", "properties", "oracle", "viewer")
                for p in (ROOT / room / "core").rglob("*.py")] + list((ROOT / "cli").rglob("*.py")))
 GAME_PACKAGES = ("hanamikoji", "maiko")
 WORDS = re.compile(r"geisha|hanamikoji|charm", re.IGNORECASE)
 # The tool, not the game: the namespace (its rooms, and the framework bridges of
-# hanamikoji.integrations), the command and its sub-commands, the tool's formats.
-TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations|oracle|cli)\b"
+# hanamikoji.integrations), the command and its sub-commands, the tool's formats (and the
+# namespace of its schemas' $id, urn:hanamikoji:).
+TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations|oracle|cli|viewer)\b"
                   r"|hanamikoji-(verify|vectors|bench|hypothesis)\b"
                   r"|\bhanamikoji (\{|[a-z]+\b)|prog=\"hanamikoji\"|\"hanamikoji\"\s*$"
-                  r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_GAMES|\"hanamikoji: ")
+                  r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_GAMES|\"hanamikoji: "
+                  r"|urn:hanamikoji:")
 
 
 def _prose_lines(source: str) -> set[int]:
@@ -48,7 +50,7 @@ def _prose_lines(source: str) -> set[int]:
 
 def test_the_core_has_files():
     assert {p.parent.parent.name for p in CORE if p.parent.name == "core"} == \
-        {"engine", "spec", "properties", "oracle"}
+        {"engine", "spec", "properties", "oracle", "viewer"}
     assert any(p.parent.name == "cli" for p in CORE)
 
 

@@ -466,7 +466,7 @@ def test_verify_out_replaces_the_whole_old_report(tmp_path, quick_game, capsys):
     link = tmp_path / "link"
     link.symlink_to("report")
     assert main(["verify", "--game", "outputquick", "--out", str(link)]) == 0
-    assert sorted(snapshot(folder)) == ["report.json", "report.md"]
+    assert sorted(snapshot(folder)) == ["report.html", "report.json", "report.md"]
     assert json.loads((folder / "report.json").read_text())["ok"] is True
     assert link.is_symlink() and stat.S_IMODE(folder.stat().st_mode) == 0o750
     assert leftovers(tmp_path) == []

@@ -20,19 +20,21 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 #: Each room (a top-level folder) and its import name.
 ROOMS = {"engine": "hanamikoji.engine", "spec": "hanamikoji.spec",
          "properties": "hanamikoji.properties", "integrations": "hanamikoji.integrations",
-         "oracle": "hanamikoji.oracle", "cli": "hanamikoji.cli"}
+         "oracle": "hanamikoji.oracle", "cli": "hanamikoji.cli", "viewer": "hanamikoji.viewer"}
 
 #: The rooms each room may import (docs/architecture.md, "The one-way doors"). The two rooms of
 #: tools, oracle and cli, use each other's modules: the command line runs the oracle's tools, and
-#: a tool's command handler uses the command line's shared parts.
+#: a tool's command handler uses the command line's shared parts. The viewer draws what the
+#: engine says and nothing else; the tools that write pages import it.
 DOORS = {
     "hanamikoji": set(),
     "engine": set(),
     "spec": {"engine"},
     "properties": {"engine", "spec"},
     "integrations": {"engine"},
-    "oracle": {"engine", "spec", "properties", "cli"},
-    "cli": {"engine", "spec", "properties", "integrations", "oracle"},
+    "oracle": {"engine", "spec", "properties", "cli", "viewer"},
+    "cli": {"engine", "spec", "properties", "integrations", "oracle", "viewer"},
+    "viewer": {"engine"},
 }
 
 

@@ -23,6 +23,49 @@ def test_the_version_is_the_installed_one():
         hanamikoji.no_such_thing  # noqa: B018
 
 
+#: What ``--version`` alone needs none of: the parser, the engines' value classes, the metadata.
+HEAVY = ("argparse", "attrs", "attr", "importlib.metadata")
+
+
+@pytest.mark.parametrize("entry", [["-m", "hanamikoji"],
+                                   ["-c", "from hanamikoji.cli.main import run; run()"]])
+def test_the_version_alone_is_answered_before_anything_heavy_is_imported(entry):
+    """``hanamikoji --version`` (the console script runs ``hanamikoji.cli.main``) imports
+    neither argparse nor attrs nor the package metadata: the version is ``__version__``."""
+    done = subprocess.run([sys.executable, "-X", "importtime", *entry, "--version"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout == f"hanamikoji {hanamikoji.__version__}\n"
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "hanamikoji.cli.main" in imported  # the measure sees the command's imports
+    assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+
+
+def test_the_version_with_a_command_is_still_the_parsers(capsys):
+    from hanamikoji.cli.main import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version", "validate"])
+    assert exited.value.code == 0 and capsys.readouterr().out == \
+        f"hanamikoji {hanamikoji.__version__}\n"
+
+
+def test_the_parser_builds_in_full_only_the_command_asked_for():
+    from hanamikoji.cli.main import build_parser
+    from hanamikoji.cli.parser import COMMANDS
+
+    def declared(parser):
+        (commands,) = [a for a in parser._actions if a.dest == "command"]
+        return {name: len(sub._actions) > 1 for name, sub in commands.choices.items()}
+
+    every = declared(build_parser())
+    assert all(every.values()) and list(every) == list(COMMANDS)
+    only = declared(build_parser("validate"))
+    assert set(only) == set(every) and [n for n, full in only.items() if full] == ["validate"]
+    args = build_parser("validate").parse_args(["validate", "x.jsonl", "--json"])
+    assert args.paths == ["x.jsonl"] and args.json
+
+
 def test_the_wheel_ships_the_library_and_no_tests(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                            "-q", "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True)

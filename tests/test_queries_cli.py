@@ -68,6 +68,12 @@ def test_verify_writes_markdown_and_json(tmp_path, monkeypatch, capsys):
     assert [q["name"] for q in document["games"][0]["queries"]] == [q.name for q in CATALOGUE]
     markdown = (out / "report.md").read_text()
     assert "| query | question | answer | proof or witness | second method | seconds |" in markdown
+    # the page: every query, a replay of each witness game; report.md links to it
+    assert "[report.html](report.html)" in markdown and "hanamikoji view witnesses/" in markdown
+    page = (out / "report.html").read_text()
+    witnessed = sum(len(q.get("witnesses") or []) for q in document["games"][0]["queries"])
+    assert page.count("<details class=\"witness\">") == witnessed > 0
+    assert all(f'id="hanamikoji-{q.name}"' in page for q in CATALOGUE)
     row = next(line for line in markdown.splitlines() if line.startswith("| round-outcome-pairs |"))
     question = next(q.question for q in CATALOGUE if q.name == "round-outcome-pairs")
     assert f"| {question} | 122597 |" in row and "plain enumeration" in row

@@ -506,6 +506,25 @@ class Draft:
     __slots__ = ("rules", "first_player", "round", "phase", "turn", "markers", "removed",
                  "hands", "deck", "used", "secrets", "trade_offs", "sides", "pending", "scores",
                  "result", "base_history", "history")
+    # The fields of a State, the tuples the draft changes in place as lists.
+    rules: Rules
+    first_player: int
+    round: int
+    phase: Phase
+    turn: int
+    markers: Markers
+    removed: int | None
+    hands: list[Cards]
+    deck: tuple[int, ...]
+    used: list[tuple[ActionKind, ...]]
+    secrets: list[Cards]
+    trade_offs: list[Cards]
+    sides: list[Cards]
+    pending: Gift | Competition | None
+    scores: tuple[RoundScore, ...]
+    result: Result | None
+    base_history: tuple[Decision, ...]
+    history: list[Decision]
 
     @classmethod
     def of(cls, s: State) -> "Draft":

@@ -361,6 +361,31 @@ class Draft:
                  "resume", "sweep_row", "sweep_index", "triggered_by", "result", "base_steps",
                  "steps", "down")
 
+    # The fields of a State, the tuples the draft changes in place as lists.
+    config: Config
+    first_player: int
+    phase: Phase
+    layout: tuple[int, ...]
+    spaces: list[int]
+    boards: list[list[int]]
+    hands: list[int]
+    pool: int
+    cards: list[int]
+    discarded: list[int]
+    current: int
+    turn: int
+    pending: int | None
+    visited: bool
+    looks: tuple[int, ...]
+    resume: Phase | None
+    sweep_row: int | None
+    sweep_index: int
+    triggered_by: int | None
+    result: Result | None
+    base_steps: tuple[Step, ...]
+    steps: list[Step]
+    down: list[int]
+
     @classmethod
     def of(cls, s: State) -> "Draft":
         d = cls.__new__(cls)

@@ -1,22 +1,13 @@
 """The ``hanamikoji`` package: the reference rules toolkit for Hanamikoji and Maiko.
 
 Its rooms are sub-packages, each a top-level folder of the checkout: ``hanamikoji.engine``
-(engine/), ``hanamikoji.spec`` (spec/) and ``hanamikoji.properties`` (properties/). This module
-only says which version is installed; importing it imports nothing else.
+(engine/), ``hanamikoji.spec`` (spec/), ``hanamikoji.properties`` (properties/),
+``hanamikoji.oracle`` (oracle/), ``hanamikoji.cli`` (cli/) and ``hanamikoji.integrations``
+(integrations/). This module only says the version, the one place it is written: the package
+metadata is built from it (pyproject.toml), so reading it imports nothing.
 
 >>> __version__ == __import__("importlib.metadata").metadata.version("hanamikoji")
 True
 """
 
-from __future__ import annotations
-
-
-def __getattr__(name: str) -> str:
-    if name == "__version__":
-        from importlib import metadata
-
-        try:
-            return metadata.version(__name__)
-        except metadata.PackageNotFoundError:  # a checkout that is not installed
-            return "unknown"
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__version__ = "0.2.0"

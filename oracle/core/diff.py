@@ -47,7 +47,9 @@ from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.oracle.core.extension import extension
 from hanamikoji.oracle.core.protocol import (
+    BATCH_PROTOCOL,
     GENERAL_PROTOCOL,
+    batch_request,
     chance_request,
     dumps,
     new_game_request,
@@ -173,6 +175,8 @@ class Engine:
         #: The adapter declared the general requests (``"protocol": 2`` in its answer to
         #: ``new_game``); a process that has not said so gets its game's own requests.
         self.general = False
+        #: The adapter declared ``batch`` (``"protocol": 3``): a step is asked in one line.
+        self.batched = False
         #: Every view key an adapter declared (``view_keys``), over the run; None: none.
         self.view_keys: tuple[str, ...] | None = None
         #: Decisions and chance outcomes sent (probes included), over the run: the progress.
@@ -211,7 +215,7 @@ class Engine:
                 raise CannotStart(f"cannot start {self.argv[0]!r}: {reason}")
         self.starts += 1
         self.answers = 0  # answer lines read from this process
-        self.general = False
+        self.general = self.batched = False
         self._channel = _Channel()
         self._stderr = bytearray()
         self._stderr_done = threading.Event()
@@ -273,9 +277,12 @@ class Engine:
         """Send one request line and read one answer line."""
         return self.decode_line(message, self.request_line(message))
 
-    def request_line(self, message: dict[str, Any]) -> bytes:
+    def request_line(self, message: dict[str, Any],
+                     meanwhile: Callable[[], Any] | None = None) -> bytes:
         """Send one request line and read one answer line, as the bytes written (its newline
-        included); every failure but a line that is not JSON is raised here."""
+        included); every failure but a line that is not JSON is raised here. ``meanwhile`` is
+        called once the request is written, before the answer is waited for: the harness's
+        own work overlaps the engine's."""
         interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         assert self.process is not None and self.process.stdin is not None
         channel = self._channel
@@ -290,6 +297,8 @@ class Engine:
             code = self.process.poll()
             raise self._fail("crash", f"the engine exited (code {code}) before "
                                       f"{_short(message)}") from None
+        if meanwhile is not None:
+            meanwhile()
         try:
             line = channel.lines.get(timeout=self.timeout)
         except queue.Empty:
@@ -308,8 +317,11 @@ class Engine:
         if line is _EXTRA:  # the answer came before the request: a line nobody asked for
             raise self._extra_failure(channel)
         self.answers += 1
-        if message.get("op") in DECISION_OPS:
+        op = message.get("op")
+        if op in DECISION_OPS:
             self.decisions += 1
+        elif op == "batch":
+            self.decisions += sum(r.get("op") in DECISION_OPS for r in message["requests"])
         return line
 
     def decode_line(self, message: dict[str, Any], line: bytes) -> Any:
@@ -561,6 +573,15 @@ class DiffGame:
         self.texts: list[str] = []  # each decision as the report shows it
         #: The view keys the adapter declared it gives (None: the whole view).
         self.view_keys: tuple[str, ...] | None = None
+        #: Protocol 3: answers already read in a batch, by the request they answer
+        #: (:func:`_key`), each taken by :meth:`ask` in place of asking (:meth:`_prefetch`).
+        self._canned: dict[tuple[Any, Any], Any] = {}
+        #: Protocol 3: the answers to a state's step, read in the batch of the decision that
+        #: reached it (:meth:`send`): ``(state, answers)``.
+        self._ahead: tuple[Any, Any] | None = None
+        #: Protocol 3: whether :meth:`send` asks for the next step with the decision (False
+        #: when the states reached are not compared, as in the leak check's replays).
+        self.lookahead = True
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
         return DivergenceFound(Divergence(
@@ -576,15 +597,30 @@ class DiffGame:
         """:meth:`text` on one line, for a message."""
         return (self.text(state, decision).splitlines() or [""])[0]
 
-    def ask(self, request: dict[str, Any], same: bytes | None = None) -> Any:
+    def ask(self, request: dict[str, Any],
+            same: bytes | Callable[[], bytes | None] | None = None) -> Any:
         """The other engine's answer to ``request``. ``same`` is the reference's own answer as
         a canonical line (:func:`_line`): an answer line that is exactly those bytes is that
         answer, so :data:`_SAME` comes back without the line being parsed or compared again.
-        Any other line is parsed and judged in full, as it always is without ``same``."""
+        Any other line is parsed and judged in full, as it always is without ``same``. A
+        callable ``same`` makes that line while the other engine answers. An answer read in a
+        batch (protocol 3) is judged in the same way as if it came alone."""
+        if self._canned:
+            key = _key(request)
+            if key in self._canned:
+                answer = self._canned.pop(key)
+                if answer is not _SAME and not isinstance(answer, dict):
+                    raise self.diverge(request, None, answer, "the answer is not a JSON object")
+                return answer
         try:
             if same is not None and isinstance(self.engine, Engine):
-                line = self.engine.request_line(request)
-                if line == same:
+                expected: list[bytes | None] = [same if isinstance(same, bytes) else None]
+                meanwhile = None
+                if callable(same):
+                    def meanwhile() -> None:
+                        expected[0] = same()
+                line = self.engine.request_line(request, meanwhile)
+                if line == expected[0]:
                     return _SAME
                 answer = self.engine.decode_line(request, line)
             else:
@@ -606,7 +642,7 @@ class DiffGame:
               fast: bool = False) -> Any:
         """The value under ``key`` of the other engine's answer, which must have it;
         ``fast``: an answer that is the reference's own canonical line is taken as it is."""
-        answer = self.ask(request, _line(reference) if fast else None)
+        answer = self.ask(request, _line(reference) if fast and not self._canned else None)
         if answer is _SAME:
             return reference[key]
         return self._field_of(request, reference, key, answer)
@@ -631,6 +667,9 @@ class DiffGame:
             raise self.diverge(request, {"ok": True}, answer, "new_game was not accepted")
         declared = answer.get("protocol")
         self.engine.general = (type(declared) is int and declared >= GENERAL_PROTOCOL)
+        self.engine.batched = (type(declared) is int and declared >= BATCH_PROTOCOL
+                               and isinstance(self.engine, Engine))
+        self._ahead = None
         state = self.game.new_game(self.config, self.first_player)
         if "view_keys" in answer:
             self.view_keys = self._declared_view_keys(request, answer, state)
@@ -663,7 +702,17 @@ class DiffGame:
         return list(view) if isinstance(view, dict) else []
 
     def compare(self, state: Any) -> None:
-        """current_player, legal_actions, every player's view and the result."""
+        """current_player, legal_actions, every player's view and the result; with protocol
+        3, asked in one batch (or read in the batch of the decision that reached ``state``),
+        each answer then judged as if it had come alone."""
+        if getattr(self.engine, "batched", False) and self._prefetch(state):
+            return
+        try:
+            self._compare(state)
+        finally:
+            self._canned.clear()
+
+    def _compare(self, state: Any) -> None:
         game = self.game
         expected = player_json(game.current_player(state))
         request: dict[str, Any] = {"op": "current_player"}
@@ -687,10 +736,12 @@ class DiffGame:
         legal = game.legal_actions(state)
         reference = {"legal_actions": [game.decision_to_json(d) for d in legal]}
         request = {"op": "legal_actions"}
-        answer = self.ask(request, _line(reference))
+        answer = self.ask(request, None if self._canned else _line(reference))
         if answer is _SAME:  # the reference's own list, each decision once
             return
         got = self._field_of(request, reference, "legal_actions", answer)
+        if _canonical(got) == dumps(reference["legal_actions"]):  # read in a batch, parsed
+            return
         if not isinstance(got, list):
             raise self.diverge(request, reference, {"legal_actions": got},
                                "legal_actions is not a list")
@@ -785,6 +836,70 @@ class DiffGame:
                            f'the view of player {player} differs at "{key}": reference '
                            f"{_brief(mine[key])}, other {_brief(other[key])}")
 
+    # --- protocol 3: a step in one line ---------------------------------------------------------
+
+    def step_requests(self, state: Any) -> list[dict[str, Any]]:
+        """The requests :meth:`compare` asks at ``state``, in its order."""
+        return [{"op": "current_player"}, {"op": "legal_actions"},
+                *({"op": "observe", "player": p} for p in self.game.players(state)),
+                {"op": "result"}]
+
+    def step_texts(self, state: Any) -> list[str] | None:
+        """The reference's answers to :meth:`step_requests` as canonical JSON texts, or None
+        when the adapter declared a partial view. A whole batch answered byte for byte as
+        the reference answers it agrees, even for a game that puts views in its own order
+        first (:meth:`DiffExtension.normal_view` leaves the reference's own views as they
+        are); any other answer is judged part by part."""
+        if self.view_keys is not None:
+            return None
+        game = self.game
+        return [dumps({"current_player": player_json(game.current_player(state))}),
+                dumps({"legal_actions": [game.decision_to_json(d)
+                                         for d in game.legal_actions(state)]}),
+                *(f'{{"view":{view_text(game, game.observe(state, p))}}}'
+                  for p in game.players(state)),
+                dumps({"result": game.record_result_json(state)})]
+
+    def batch(self, requests: list[dict[str, Any]],
+              texts: Callable[[], list[str] | None]) -> Any:
+        """The other engine's answers to ``requests``, asked in one ``batch``: a list, one
+        answer per request, or :data:`_SAME` when the answer line is byte for byte the
+        reference's, whose answers are ``texts()`` (None: not known as texts), made while
+        the other engine answers."""
+        message = batch_request(requests)
+
+        def same() -> bytes | None:
+            mine = texts()
+            return None if mine is None else f'{{"answers":[{",".join(mine)}]}}\n'.encode()
+
+        answer = self.ask(message, same)
+        if answer is _SAME:
+            return _SAME
+        answers = answer.get("answers")
+        if not isinstance(answers, list) or len(answers) != len(requests):
+            what = (f'an error: {_brief(answer["error"])}' if "error" in answer else
+                    f"{len(answers)} answers" if isinstance(answers, list) else
+                    "no list under \"answers\"")
+            raise self.diverge(message, None, answer, f"the answer to a batch of "
+                               f"{len(requests)} requests has {what}, not one answer per "
+                               "request")
+        return answers
+
+    def _prefetch(self, state: Any) -> bool:
+        """Read the answers of ``state``'s step in one batch, or take those read with the
+        decision that reached it; True when the line was the reference's own, byte for byte
+        (nothing left to compare)."""
+        requests = self.step_requests(state)
+        if self._ahead is not None and self._ahead[0] is state:
+            answers = self._ahead[1]
+        else:
+            answers = self.batch(requests, lambda: self.step_texts(state))
+        self._ahead = None
+        if answers is _SAME:
+            return True
+        self._canned = {_key(r): a for r, a in zip(requests, answers)}
+        return False
+
     def request_for(self, state: Any, decision: Any) -> dict[str, Any]:
         if self.game.current_player(state) == CHANCE:
             if self.engine.general:
@@ -793,10 +908,26 @@ class DiffGame:
         return {"op": "apply", "decision": self.game.decision_to_json(decision)}
 
     def send(self, state: Any, decision: Any) -> Any:
-        """A legal decision (or chance outcome): both engines apply it."""
+        """A legal decision (or chance outcome): both engines apply it. With protocol 3 the
+        requests of the next step (:meth:`compare`) go in the same batch."""
         after = self.game.apply(state, decision)
         request = self.request_for(state, decision)
-        answer = self.ask(request)
+        self._ahead = None
+        if getattr(self.engine, "batched", False) and self.lookahead:
+            def texts() -> list[str] | None:
+                step = self.step_texts(after)
+                return None if step is None else ['{"ok":true}', *step]
+
+            answers = self.batch([request, *self.step_requests(after)], texts)
+            if answers is _SAME:
+                answer: Any = {"ok": True}
+                self._ahead = (after, _SAME)
+            else:
+                self._canned = {_key(request): answers[0]}
+                answer = self.ask(request)
+                self._ahead = (after, answers[1:])
+        else:
+            answer = self.ask(request)
         self.decisions.append(self.game.decision_to_json(decision))
         self.texts.append(self.text(state, decision))
         if answer.get("ok") is not True:
@@ -843,6 +974,11 @@ def _view_difference(expected: Any, got: dict[str, Any], got_normal: Any) -> str
 
 #: What :meth:`DiffGame.ask` returns for an answer line that is the reference's own answer.
 _SAME = object()
+
+
+def _key(request: dict[str, Any]) -> tuple[Any, Any]:
+    """What tells apart the requests of one batch: their ``op``, and the player observed."""
+    return request.get("op"), request.get("player")
 
 
 def _line(answer: Any) -> bytes:
@@ -1214,6 +1350,7 @@ def _replay_on(engine: Engine, game: Game, config: Any, state: Any) -> tuple[Any
     """``state``'s game played on the other engine (``new_game``, then every chance outcome
     and decision of its history); the answer to ``observe`` is asked by the caller."""
     match = DiffGame(engine, game, config, game.first_player(state))
+    match.lookahead = False
     current = match.start()
     for decision in game.history(state):
         current = match.send(current, decision)
@@ -1486,6 +1623,10 @@ def run(args: argparse.Namespace) -> int:
         for line in (render_leaks if leaks else render)(report, argv, game):
             print(line)
     found = report.leak if leaks else report.divergence
+    if getattr(args, "save", None) is not None and not leaks and found is not None:
+        from hanamikoji.cli.view import save_divergence
+
+        save_divergence(args.save, found, game, argv)
     return EXIT_OK if found is None else EXIT_FAILED
 
 

@@ -145,4 +145,8 @@ def run(args: argparse.Namespace) -> int:
         for line in D.render(report, argv, game):
             print(line)
     sys.stdout.flush()
+    if getattr(args, "save", None) is not None and report.divergence is not None:
+        from hanamikoji.cli.view import save_divergence
+
+        save_divergence(args.save, report.divergence, game, argv)
     return EXIT_OK if report.divergence is None else EXIT_FAILED

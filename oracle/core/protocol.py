@@ -1,5 +1,6 @@
 """The requests of the oracle's line protocol that every game shares (docs/oracle.md, "The
-protocol"): ``new_game``, ``chance`` and ``random_chance`` in their general form (protocol 2).
+protocol"): ``new_game``, ``chance`` and ``random_chance`` in their general form (protocol 2),
+and ``batch``, several requests in one line and their answers in one line (protocol 3).
 The canonical text and the JSON error every codec shares are :mod:`hanamikoji.engine.core.codec`'s,
 named here too for the tools that speak the protocol."""
 
@@ -10,14 +11,18 @@ from typing import Any
 from hanamikoji.engine.core.codec import MalformedJSONError, dumps
 from hanamikoji.engine.core.game import player_json
 
-__all__ = ["GENERAL_PROTOCOL", "MalformedJSONError", "chance_request", "dumps", "new_game_request",
-           "player_json", "random_chance_request"]
+__all__ = ["BATCH_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError", "batch_request",
+           "chance_request", "dumps", "new_game_request", "player_json", "random_chance_request"]
 
 
 #: The protocol an adapter speaks when it says nothing: 1, the requests of before the core
 #: (for the registry's default game, its own ``new_game`` and chance request). An adapter that
 #: answers ``new_game`` with ``"protocol": 2`` gets the general requests below for every game.
 GENERAL_PROTOCOL = 2
+#: An adapter that answers ``new_game`` with ``"protocol": 3`` speaks protocol 2 and also
+#: answers ``batch``: the harness then asks for a whole step (the decision, whose turn it is,
+#: the legal decisions, every view, the result) in one line instead of one line each.
+BATCH_PROTOCOL = 3
 
 
 def new_game_request(game: Any, config: Any, first_player: int) -> dict[str, Any]:
@@ -36,3 +41,9 @@ def random_chance_request(game: Any, config: Any, seed: int) -> dict[str, Any]:
     from a random source seeded with ``seed``: the seeded-chance check of ``diff``."""
     return {"op": "random_chance", "game": game.name, "players": game.num_players(config),
             "options": game.options_of(config), "seed": seed}
+
+
+def batch_request(requests: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several requests in one line (protocol 3): answered ``{"answers": [...]}``, the answer
+    each request would get alone, in order, each answered after the one before it."""
+    return {"op": "batch", "requests": requests}

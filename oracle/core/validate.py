@@ -665,6 +665,12 @@ def schema_text(game: str | None = None) -> str:
 
 
 def print_schema(args: argparse.Namespace) -> int:
-    """The ``schema`` sub-command."""
+    """The ``schema`` sub-command: the record schema, or with ``--protocol`` the schema of the
+    diff protocol's messages (:mod:`hanamikoji.oracle.core.protocol_schema`)."""
+    if getattr(args, "protocol", False):
+        from hanamikoji.oracle.core.protocol_schema import protocol_schema_text
+
+        sys.stdout.write(protocol_schema_text(get(getattr(args, "game", None))))
+        return EXIT_OK
     sys.stdout.write(schema_text(getattr(args, "game", None)))
     return EXIT_OK

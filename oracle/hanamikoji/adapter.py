@@ -20,7 +20,10 @@ does not declare otherwise (docs/oracle.md, "The protocol")::
     {"op": "random_deal", "seed": 7}  -> {"deal": {...}}   (optional)
 
 A request the rules forbid is answered ``{"error": "...", "rule": "ACT-GIFT-2"}`` and leaves the
-game as it was. To serve your own engine::
+game as it was. ``EngineAdapter(engine, protocol=2)`` (``--protocol 2``) declares protocol 2 in
+its answer to ``new_game`` instead of nothing, and then also takes the general ``new_game`` and
+``chance`` requests; ``protocol=3`` also takes ``batch``, several requests in one line, so that
+``diff`` asks each step in one line. To serve your own engine::
 
     import my_engine
     from hanamikoji.oracle.hanamikoji.adapter import EngineAdapter
@@ -46,6 +49,7 @@ import random
 from typing import Any, Sequence
 
 from hanamikoji.oracle.core.adapter import ProtocolAdapter, load
+from hanamikoji.oracle.core.protocol import BATCH_PROTOCOL, GENERAL_PROTOCOL
 from hanamikoji.engine.hanamikoji.codec import (
     deal_json,
     decision_json,
@@ -65,25 +69,39 @@ class EngineAdapter(ProtocolAdapter):
     """The protocol-1 operations on ``engine`` (default: the reference); ``state`` is the game
     in progress."""
 
-    OPERATIONS = ("new_game", "deal", "apply", "current_player", "legal_actions", "observe",
-                  "result", "random_deal")
+    OPERATIONS: tuple[str, ...] = ("new_game", "deal", "apply", "current_player",
+                                   "legal_actions", "observe", "result", "random_deal")
     #: The engine's errors for what the rules forbid: ``ValueError`` subclasses, as the
     #: reference's (python-chess style); a ``rule`` attribute, if any, is passed on.
     REFUSALS = (ValueError,)
 
-    def __init__(self, engine: Any = None) -> None:
+    def __init__(self, engine: Any = None, protocol: int = 1) -> None:
         # The reference engine's package: its functions are the API.
         self.engine = (importlib.import_module("hanamikoji.engine.hanamikoji") if engine is None
                        else engine)
         self.state: Any = None
+        #: The protocol declared to ``new_game``: 1 says nothing; 2 adds the general requests,
+        #: 3 also ``batch``.
+        self.protocol = protocol
+        if protocol >= GENERAL_PROTOCOL:
+            self.OPERATIONS = (*type(self).OPERATIONS, "chance")
+        if protocol >= BATCH_PROTOCOL:
+            self.OPERATIONS = (*self.OPERATIONS, "batch")
 
     def new_game(self, request: dict) -> dict:
-        self.state = self.engine.new_game(Rules.named(request["variant"]),
-                                          request["first_player"])
-        return {"ok": True}
+        # Protocol 1 names the variant at the top level, the general request in its options.
+        variant = request["variant"] if "variant" in request else request["options"]["variant"]
+        self.state = self.engine.new_game(Rules.named(variant), request["first_player"])
+        return {"ok": True} if self.protocol < GENERAL_PROTOCOL else \
+            {"ok": True, "protocol": self.protocol}
 
     def deal(self, request: dict) -> dict:
         self.state = self.engine.apply(self.state, parse_deal(request["deal"]))
+        return {"ok": True}
+
+    def chance(self, request: dict) -> dict:
+        # The general chance request: the outcome in its JSON form, {"deal": D}.
+        self.state = self.engine.apply(self.state, parse_deal(request["outcome"]["deal"]))
         return {"ok": True}
 
     def apply(self, request: dict) -> dict:
@@ -117,6 +135,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                     "answer per line on standard output.")
     parser.add_argument("--engine", default="hanamikoji.engine.hanamikoji",
                         help="MODULE or MODULE:NAME of the engine (default: the reference)")
+    parser.add_argument("--protocol", type=int, choices=(1, GENERAL_PROTOCOL, BATCH_PROTOCOL),
+                        default=1,
+                        help="the protocol declared to new_game: 1 (the default) declares "
+                             "nothing; 2 the general requests; 3 also lets diff ask a whole "
+                             "step in one line")
     args = parser.parse_args(argv)
     try:
         engine = load(args.engine)
@@ -127,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if missing:
         parser.exit(2, f"{parser.prog}: --engine {args.engine}: not an engine: it has no "
                        f"{', '.join(missing)}\n")
-    EngineAdapter(engine).serve()
+    EngineAdapter(engine, protocol=args.protocol).serve()
 
 
 if __name__ == "__main__":

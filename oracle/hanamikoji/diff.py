@@ -5,6 +5,7 @@ through :data:`EXTENSION`, this game's diff hooks."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 from hanamikoji.oracle.core.diff import DiffExtension, DiffGame, Divergence, Engine, check_seeded
@@ -74,7 +75,9 @@ def _normal_entry(entry: Any) -> Any:
         out["cards"] = _sorted(out["cards"])
     if isinstance(out.get("sets"), list):
         sets = [_sorted(s) for s in out["sets"]]
-        out["sets"] = sorted(sets) if all(isinstance(s, list) for s in sets) else sets
+        # Only sets of card numbers are put in order: lists of anything else may not compare.
+        out["sets"] = sorted(sets) if all(isinstance(s, list) and all(type(v) is int for v in s)
+                                          for s in sets) else sets
     if isinstance(out.get("pick"), list):
         out["pick"] = _sorted(out["pick"])
     return out
@@ -83,7 +86,10 @@ def _normal_entry(entry: Any) -> Any:
 # --- Hypothesis: games ----------------------------------------------------------------------
 
 
+@functools.cache
 def _strategies() -> Any:
+    """Made once: Hypothesis reads the source of a strategy's lambdas to describe it, which
+    cost more than a short game when the strategies were made again for every game."""
     from hypothesis import strategies as st
 
     deck = C.cards_of(C.FULL_DECK)

@@ -37,6 +37,7 @@ import signal
 import threading
 import time
 from collections import defaultdict
+from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 import attrs
@@ -182,18 +183,34 @@ class Deadline:
 _usage: list[int] | None = None
 
 
+@contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """SIGINT held back (blocked in this thread, so the kernel keeps it pending) until the block
+    ends, when it is delivered and Python's handler raises as usual; where signals can't be
+    masked, nothing is held."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+# z3's main context, made now and whole: a Ctrl-C that lands inside ``z3.Context.__init__`` (it
+# is made on first use, in whatever builds the first formula) leaves a context without its
+# ``owner``, whose destructor then prints a traceback after the interrupt's one line.
+with _sigint_deferred():
+    z3.main_ctx()
+
+
 def _start_with_sigint_blocked(thread: threading.Thread) -> None:
     """Start ``thread`` with SIGINT blocked in it (a new thread takes its creator's mask), so the
     kernel delivers a Ctrl-C to the main thread, which is waiting and runs Python's handler at
     once: a signal taken by the worker would wake nobody until the check ends."""
-    if not hasattr(signal, "pthread_sigmask"):
+    with _sigint_deferred():
         thread.start()
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        thread.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _rlimit_count(engine: Any) -> int:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import attrs
 
 from hanamikoji.engine.maiko import FRIEND, Flip, MaikoGame, OneSan, Phase, State, View
-from hanamikoji.engine.maiko.game import _Draft  # the engine's own token gain and turn passing
+from hanamikoji.engine.maiko.game import Draft  # the engine's own token gain and turn passing
 
 __all__ = ["BrokenMaiko", "PeekLeaks", "PairEndsTurn", "ColumnPaidTwice", "FriendKeepsTurn",
            "TieBreakIgnoresOwn", "PEEK_LEAKS", "PAIR_ENDS_TURN", "COLUMN_PAID_TWICE",
@@ -75,7 +75,7 @@ class PairEndsTurn(BrokenMaiko):
         pair = (isinstance(decision, Flip) and state.phase is Phase.SECOND
                 and sum(after.boards[state.current]) == sum(state.boards[state.current]) + 2)
         if pair and after.phase is Phase.FIRST and after.turn == state.turn:
-            draft = _Draft(after)
+            draft = Draft.of(after)
             draft.end_turn()
             after = draft.freeze()
         return after
@@ -100,7 +100,7 @@ class ColumnPaidTwice(BrokenMaiko):
             layered = _filled(old, item) and sum(new[item * COLOURS:(item + 1) * COLOURS]) > sum(
                 old[item * COLOURS:(item + 1) * COLOURS])
             if layered and all(_filled(new, i) for i in COLUMNS[item % 3]):
-                draft = _Draft(after)
+                draft = Draft.of(after)
                 draft.gain_token(p)
                 after = draft.freeze()
         return after

@@ -225,8 +225,11 @@ def test_the_protocol_carries_maikos_options_layout_decisions_and_views(capsys, 
     decision, and the seeded layout is checked."""
     (tmp_path / "tee.py").write_text(TEE)
     log = tmp_path / "requests.jsonl"
+    # One request a line, as protocol 2 sends them (protocol 3's batches carry the same
+    # requests: tests/test_diff_batch.py).
     code, report = diff(capsys, "--players", "3", "--games", "2",
-                        adapter=[sys.executable, str(tmp_path / "tee.py"), str(log), *ADAPTER])
+                        adapter=[sys.executable, str(tmp_path / "tee.py"), str(log), *ADAPTER,
+                                 "--protocol", "2"])
     assert code == 0 and report["status"] == "agree", report
     sent = [json.loads(line) for line in log.read_text().splitlines()]
     new_games = [r for r in sent if r["op"] == "new_game"]
@@ -483,8 +486,10 @@ def test_the_plan_makes_pairs():
 
 
 def doc_blocks() -> list[list[str]]:
+    # Blocks with a language (```text: a recorded protocol session) are not commands.
     return [block.strip("\n").splitlines()
-            for block in re.findall(r"^```\n(.*?)^```$", SECTION, re.S | re.M)]
+            for language, block in re.findall(r"^```([a-z]*)\n(.*?)^```$", SECTION, re.S | re.M)
+            if not language]
 
 
 def expected_exit(command: str) -> int:

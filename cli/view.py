@@ -1,0 +1,90 @@
+"""``hanamikoji view``: game records of any game as one self-contained HTML page.
+
+``view FILE... [--out PAGE.html]`` reads records as ``validate`` does and writes one page that
+replays each game a step at a time, with a list of the games when there are several
+(:mod:`hanamikoji.viewer.core.page`). A record that is not valid is reported on stderr as
+``validate`` reports it and listed on the page with its verdict; the exit code is
+``validate``'s (1 if some are illegal, 2 if any is malformed or a file cannot be read), and the
+page is written all the same. Without ``--out`` the page is written beside the first file,
+named after it (``games.jsonl`` gives ``games.html``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+from typing import Any
+
+from hanamikoji.cli.base import UsageError
+from hanamikoji.engine.core.registry import get
+from hanamikoji.oracle.core.validate import Status, Tally, records
+
+
+def default_out(paths: list[str]) -> pathlib.Path:
+    if paths[0] == "-":
+        raise UsageError("--out PAGE.html is needed when the records come from stdin")
+    return pathlib.Path(paths[0]).with_suffix(".html")
+
+
+def write_text(path: pathlib.Path, text: str, make_dir: bool = False) -> None:
+    """``text`` into ``path`` as every output of the command is written
+    (:func:`.output.output_file`: at once for a file, straight into a device); ``make_dir``:
+    create its folder first (a usage error naming it when that fails)."""
+    from hanamikoji.cli.output import output_file
+
+    if make_dir:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    with output_file(str(path)) as out:
+        out.write(text)
+
+
+def view(args: argparse.Namespace) -> int:
+    """The ``view`` sub-command."""
+    from hanamikoji.viewer.core.page import game_entry, page, unreadable_entry
+
+    out = pathlib.Path(args.out) if args.out else default_out(args.paths)
+    forced = None if getattr(args, "game", None) is None else get(args.game)
+    tally = Tally()
+    entries: list[dict[str, Any]] = []
+    games = set()
+    for verdict, game, final in records(args.paths, tally, "view", forced):
+        label = f"{verdict.source}:{verdict.line}: record {verdict.index}"
+        if verdict.judgement.status is Status.VALID and game is not None:
+            entries.append(game_entry(game, final, label))
+            games.add(game)
+        else:
+            print(verdict.to_text(), file=sys.stderr)
+            entries.append(unreadable_entry(label, verdict.to_text()))
+    if not entries:
+        return tally.exit_code()
+    names = ", ".join(sorted({e["title"] for e in entries if e.get("game")})) or "records"
+    title = (f"{names}: {entries[0]['label']}" if len(entries) == 1
+             else f"{names}: {len(entries)} records")
+    write_text(out, page("games", title, {"kind": "games", "games": entries}, sorted(
+        games, key=lambda g: g.name)))
+    print(f"wrote {out} ({len(entries)} record{'s' if len(entries) != 1 else ''})")
+    return tally.exit_code()
+
+
+def save_divergence(folder: str, divergence: Any, game: Any, argv: list[str]) -> None:
+    """``diff --save DIR``: DIR/divergence.json (as ``--json`` prints it), DIR/position.json
+    (the game so far as a position: options, first player, every decision, as ``perft
+    --history`` reads it; a record would be of an unfinished game, which ``validate`` calls
+    illegal) and DIR/divergence.html."""
+    import json
+
+    from hanamikoji.viewer.core.divergence import divergence_page
+
+    out = pathlib.Path(folder)
+    data = divergence.to_json()
+    text, state = divergence_page(game, data, " ".join(argv))
+    write_text(out / "divergence.json", json.dumps(data, indent=1) + "\n", make_dir=True)
+    if state is not None:
+        write_text(out / "position.json", json.dumps(game.position_to_json(state)) + "\n")
+    write_text(out / "divergence.html", text)
+    print(f"saved the divergence in {out}: divergence.html, divergence.json"
+          + (", position.json" if state is not None else ""), file=sys.stderr)

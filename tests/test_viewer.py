@@ -1,0 +1,200 @@
+"""The viewer's Python side: the views embedded in a page are the engine's, step by step; the
+embedded JSON cannot end its script block; the rule IDs each step names; the commands that
+write pages (view, diff --save, stats --html) and what they say on bad input."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+import re
+import sys
+
+import pytest
+
+from hanamikoji.cli.main import main
+from hanamikoji.engine.core.registry import get
+from hanamikoji.properties.core.cite import checks
+from hanamikoji.viewer.core import page as P
+from hanamikoji.viewer.core.divergence import answer_rows
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # tests/: the test game
+from testgame.fixtures import testgame  # noqa: E402,F401  (the fixture, by name)
+
+INJECTION = "</script><script>alert(1)</script>"
+
+
+def _game(name: str, seed: int, **options):
+    game = get(name)
+    return game, game.random_game(random.Random(seed), game.configure(options))
+
+
+def _embedded(text: str) -> dict:
+    block = re.search(r'<script type="application/json" id="hk-data">(.*?)</script>', text, re.S)
+    return json.loads(block.group(1))
+
+
+@checks("INFO-1", "MK-INFO-1")
+@pytest.mark.parametrize("name,options", [("hanamikoji", {}), ("maiko", {"players": 3})])
+def test_the_embedded_views_are_the_engines_at_every_step(name, options):
+    game, final = _game(name, 10, **options)  # seed 10: a short three-player Maiko game
+    entry = P.game_entry(game, final, "g")
+    steps = P.unpack(entry["z"])
+    states = list(game.states(final))
+    assert len(steps["steps"]) == len(states) - 1
+    for p in game.players(final):
+        assert P.undelta(steps["views"][str(p)]) == [
+            game.view_to_json(game.observe(s, p)) for s in states]
+    assert len(P.undelta(steps["views"]["all"])) == len(states)
+
+
+def test_delta_round_trips_and_keeps_only_changes():
+    views = [{"a": 1, "log": []}, {"a": 1, "log": [1]}, {"a": 2, "log": [1, 2]}, {"b": 0}]
+    deltas = [P.delta(None, views[0])] + [P.delta(a, b) for a, b in zip(views, views[1:])]
+    assert P.undelta(deltas) == views
+    assert deltas[2] == {"s": {"a": 2}, "a": {"log": [2]}}
+    assert deltas[3] == {"s": {"b": 0}, "d": ["a", "log"]}
+
+
+def test_embedded_json_cannot_end_its_script_block():
+    text = P.page("games", INJECTION, {"kind": "games", "games": [], "x": INJECTION + "&<>"})
+    block = re.search(r'<script type="application/json" id="hk-data">(.*?)</script>', text, re.S)
+    assert "<" not in block.group(1) and ">" not in block.group(1) and "&" not in block.group(1)
+    assert _embedded(text)["x"] == INJECTION + "&<>"
+    assert "<title>&lt;/script&gt;" in text
+
+
+@checks("ACT-GIFT-2", "END-3")
+def test_a_hanamikoji_step_names_its_rules():
+    game, final = _game("hanamikoji", 1)
+    steps = P.unpack(P.game_entry(game, final, "g")["z"])["steps"]
+    picks = [s for s in steps if s["decision"].get("response") == "gift"
+             or s["text"].startswith("take ") and len(s["text"].split()) == 2]
+    assert picks and all("ACT-GIFT-2" in s["rules"] for s in picks)
+    reason = game.outcome(final).reason
+    last = steps[-1]["rules"]
+    assert "SCORE-1" in last and ({"charm": "END-3", "geisha": "END-3",
+                                   "charm-over-geisha": "END-4"}[reason] in last)
+
+
+@checks("SCORE-4")
+def test_a_hanamikoji_end_says_each_players_geisha_and_charm():
+    from hanamikoji.engine.hanamikoji.cards import CHARM
+
+    game, final = _game("hanamikoji", 2)
+    standing = P.game_entry(game, final, "g")["end"]["standing"]
+    assert standing == {
+        "geisha": [list(final.markers).count(p) for p in (0, 1)],
+        "charm": [sum(c for c, m in zip(CHARM, final.markers) if m == p) for p in (0, 1)]}
+
+
+@checks("MK-COL-1", "MK-ROW-1", "MK-FLIP-3")
+def test_a_maiko_step_names_a_columns_token_and_a_row_discard():
+    """Found in games of the engine: a step that completes a column names MK-COL-1, one that
+    begins a row discard MK-ROW-1; each is checked against the boards before and after."""
+    from hanamikoji.engine.maiko.components import COLUMNS
+    from hanamikoji.engine.maiko.game import filled
+
+    def lines(board, of):
+        return sum(all(filled(board, i) for i in line) for line in of)
+
+    seen = set()
+    for seed in (0, 5):  # two short games (277 and 291 decisions) that show all three
+        game, final = _game("maiko", seed, players=2)
+        states = list(game.states(final))
+        steps = P.unpack(P.game_entry(game, final, "g")["z"])["steps"]
+        for k, step in enumerate(steps):
+            before, after = states[k], states[k + 1]
+            col = any(lines(b, COLUMNS) < lines(a, COLUMNS)
+                      for b, a in zip(before.boards, after.boards))
+            row = after.sweep_row is not None and before.sweep_row is None
+            assert ("MK-COL-1" in step["rules"]) == col
+            assert ("MK-ROW-1" in step["rules"]) == (row or step["decision"]["kind"] == "sweep")
+            seen |= {"col"} if col else set()
+            seen |= {"row"} if row else set()
+            if sum(map(sum, after.boards)) > sum(map(sum, before.boards)) and \
+                    step["decision"]["kind"] == "flip":
+                assert "MK-FLIP-3" in step["rules"]
+                seen.add("pair")
+    assert seen == {"col", "row", "pair"}
+
+
+def test_the_answer_rows_mark_each_differing_key():
+    rows = answer_rows({"view": {"a": 1, "b": [1]}}, {"view": {"a": 1, "c": 2}})
+    assert [(k, d) for k, _, _, d in rows] == [("view.b", True), ("view.c", True),
+                                                ("view.a", False)]
+    assert answer_rows(None, {"x": 1}) == [("answer", "null", '{"x": 1}', True)]
+
+
+def test_view_writes_one_page_for_many_records_and_reports_bad_ones(tmp_path, capsys):
+    records = tmp_path / "games.jsonl"
+    assert main(["simulate", "--games", "3", "--records", str(records)]) == 0
+    bad = json.loads(records.read_text().splitlines()[0])
+    bad["variant"] = INJECTION
+    records.write_text(records.read_text() + json.dumps(bad) + "\n")
+    capsys.readouterr()
+    assert main(["view", str(records)]) == 2  # validate's code: a malformed record
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "record 3: malformed" in err
+    page = (tmp_path / "games.html").read_text()
+    data = _embedded(page)
+    assert [bool(g.get("game")) for g in data["games"]] == [True, True, True, False]
+    assert INJECTION not in page and "record 3" in data["games"][3]["verdict"]
+    assert "wrote" in out and str(tmp_path / "games.html") in out
+
+
+def test_view_from_stdin_needs_out(capsys):
+    assert main(["view", "-"]) == 2
+    assert "--out PAGE.html is needed" in capsys.readouterr().err
+
+
+def test_stats_html_draws_the_counts_of_the_summary(tmp_path, capsys):
+    records = tmp_path / "m.jsonl"
+    assert main(["simulate", "--game", "maiko", "--games", "4", "--records", str(records)]) == 0
+    capsys.readouterr()
+    assert main(["stats", str(records), "--json", "--html", str(tmp_path / "s.html")]) == 0
+    summary = json.loads(capsys.readouterr().out)["groups"][0]
+    page = (tmp_path / "s.html").read_text()
+    bars = dict(re.findall(r'<rect class="bar" data-label="([^"]*)" data-count="(\d+)"', page))
+    for reason, count in summary["reasons"].items():
+        assert bars[reason] == str(count)
+    assert "<desc>" in page and "scores of player 1" in page
+
+
+def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypatch, capsys):
+    root = pathlib.Path(__file__).resolve().parents[1]
+    monkeypatch.setenv("PYTHONPATH", str(root / "tests"))
+    adapter = [sys.executable, str(root / "docs" / "examples" / "adapter.py"),
+               "--engine", "broken_engines:gift-gives-two"]
+    saved = tmp_path / "saved"
+    assert main(["diff", "--games", "20", "--shrink", "0", "--variant", "standard", "--json",
+                 "--save", str(saved), "--", *adapter]) == 1
+    out, err = capsys.readouterr()
+    divergence = json.loads(out)["divergence"]  # stdout holds the JSON alone
+    assert "saved the divergence" in err
+    assert json.loads((saved / "divergence.json").read_text()) == divergence
+    position = json.loads((saved / "position.json").read_text())  # the game so far
+    assert len(position["history"]) == len(divergence["decisions"])
+    assert main(["perft", "--history", str(saved / "position.json"), "--depth", "1"]) == 0
+    capsys.readouterr()
+    page = (saved / "divergence.html").read_text()
+    differing = re.findall(r'<tr class="differs"><th scope="row">([^<]*)</th>', page)
+    reference, other = divergence["reference"]["view"], divergence["other"]["view"]
+    assert differing == [f"view.{k}" for k in sorted(reference) if reference[k] != other.get(k)]
+    data = _embedded(page)
+    assert data["divergence"] == divergence and len(data["games"]) == 1
+    assert f'data-replay="0" data-step="{len(divergence["decisions"])}"' in page
+
+
+def test_a_game_without_a_viewer_part_gets_its_players_views(testgame, tmp_path, capsys):
+    """A game the viewer knows nothing of (the test game) is replayed all the same: each
+    player's view at each step, drawn as its JSON; there is no "everything" view."""
+    final = testgame.random_game(random.Random(1), testgame.configure({}))
+    records = tmp_path / "t.jsonl"
+    records.write_text(json.dumps(testgame.to_record(final)) + "\n")
+    assert main(["view", str(records), "--game", testgame.name]) == 0
+    entry = _embedded((tmp_path / "t.html").read_text())["games"][0]
+    views = P.unpack(entry["z"])["views"]
+    assert sorted(views) == [str(p) for p in testgame.players(final)]
+    assert P.undelta(views["0"]) == [testgame.view_to_json(testgame.observe(s, 0))
+                                     for s in testgame.states(final)]

@@ -1,0 +1,1 @@
+"""What serves every game: the page builder (:mod:`.page`) and its assets."""
