@@ -14,9 +14,10 @@ are out at a time, so memory does not grow with the campaign.
 Backends:
 
 * :class:`Serial`: in this process, one shard after another (``--workers 1``);
-* :class:`Local`: ``multiprocessing`` worker processes on this machine (``--workers N``). Its
-  ``terminate`` stops the workers at once on Ctrl-C, which ``concurrent.futures`` cannot do
-  without reaching into private state; no further dependency (joblib/loky) is needed for that;
+* :class:`Local`: worker processes of this machine (``--workers N``), a
+  ``concurrent.futures`` process pool started from a fork server: a worker that ends
+  mid-shard is noticed and its shards run again, and Ctrl-C stops the workers at once (each
+  tells the main process its id); no further dependency (joblib/loky) is needed for that;
 * :class:`Dask`: the workers of a Dask distributed scheduler (``--scheduler ADDRESS``, or the
   environment variable ``HANAMIKOJI_SCHEDULER``); the optional extra ``hanamikoji[dask]``.
   A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere.
@@ -205,73 +206,173 @@ class Serial:
         pass
 
 
-def ignore_interrupts() -> None:
+def ignore_interrupts(started: Any = None) -> None:
     """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
     main process answers it (it stops the workers and keeps what finished). The stop is a
-    SIGTERM, turned into SystemExit so that a shard's cleanup runs (a diff shard stops its
-    adapter) and the worker ends without a traceback."""
+    SIGTERM (:func:`_exit_on_term`). ``started``: a queue told this worker's process id, so
+    that the main process can stop it."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_term)
+    if started is not None:
+        started.put(os.getpid())
+
+
+#: In a worker: whether a shard is running (:func:`run_in_worker`).
+_in_shard = False
 
 
 def _exit_on_term(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
+    """A worker's SIGTERM. Inside a shard, SystemExit, so that the shard's cleanup runs (a diff
+    shard stops its adapter, which runs in a session of its own) before
+    :func:`run_in_worker` ends the process. Anywhere else the process ends at once: an
+    exception raised there could come between a lock of the pool's queues and the block that
+    releases it, and the pool's worker, which sends any exception back as a result, would wait
+    for ever for the lock it holds itself."""
+    if _in_shard:
+        raise SystemExit(128 + signum)
+    os._exit(128 + signum)
 
 
-class _Async:
-    def __init__(self, result: Any) -> None:
-        self.async_result = result
+def run_in_worker(shard: Shard) -> str:
+    """:func:`run_shard` on a worker process; a stop (:func:`_exit_on_term`) ends the process
+    once the shard's cleanup has run, rather than being sent back as the shard's result."""
+    global _in_shard
+    try:
+        _in_shard = True
+        blob = run_shard(shard)
+        _in_shard = False
+        return blob
+    except SystemExit as stop:
+        os._exit(stop.code if isinstance(stop.code, int) else 1)
 
-    def done(self) -> bool:
-        return bool(self.async_result.ready())
 
-    def result(self) -> str:
-        import multiprocessing
-
-        # get() with a timeout waits in slices, so Ctrl-C is answered at once
-        while True:
-            try:
-                return str(self.async_result.get(timeout=0.5))
-            except multiprocessing.TimeoutError:
-                continue
+#: The modules a worker needs, imported once by the fork server before it starts any worker.
+PRELOAD = ("hanamikoji.cli.campaign", "hanamikoji.cli.simulate",
+           "hanamikoji.oracle.core.validate_campaign", "hanamikoji.oracle.core.diff_campaign")
 
 
 def _context() -> Any:
-    """How worker processes start: forked from this process where the platform forks and no
-    other thread runs here (a worker then starts at once, with the modules already imported);
-    else from a fork server, since a fork copies a lock another thread holds, held for ever."""
+    """How worker processes start: from a fork server, a clean single-threaded process that
+    imported :data:`PRELOAD` once (so a worker starts at once), never forked from this
+    process. A fork copies every lock as it is at that instant, and a lock another thread of
+    this process held (Dask's client, a progress bar, the pool's own threads, which fork a
+    new worker when one ends) stays held in the child for ever: its worker hangs, and the
+    campaign waits on it. ``spawn`` where there is no fork server (not POSIX)."""
     import multiprocessing
-    import threading
 
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
     if "forkserver" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("forkserver")
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(list(PRELOAD))
+        return context
     return multiprocessing.get_context("spawn")
 
 
+class WorkersLost(RuntimeError):
+    """Worker processes ended (killed, or the interpreter crashed) while running shards, more
+    often than :data:`Local.RESTARTS` times."""
+
+
 class Local:
-    """``workers`` processes of this machine (``multiprocessing``, started by :func:`_context`)."""
+    """``workers`` processes of this machine: a :class:`concurrent.futures.ProcessPoolExecutor`
+    whose workers start by :func:`_context`. Unlike ``multiprocessing.Pool``, which replaces a
+    worker that dies and waits for ever for the shard it held, the executor notices a worker
+    that ends; then the shards not finished are handed to new workers, as a Dask scheduler
+    does (a shard depends only on its arguments, so running it again gives the same blob)."""
+
+    #: How many times the workers are started again after one ended mid-campaign.
+    RESTARTS = 3
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.pool = _context().Pool(workers, initializer=ignore_interrupts)
+        self.context = _context()
+        self.restarts = 0
+        self.out: list[_LocalPending] = []
         self.closed = False
+        self._start()
+
+    def _start(self) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.started = self.context.SimpleQueue()
+        self.pids: set[int] = set()
+        self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
+                                            initializer=ignore_interrupts,
+                                            initargs=(self.started,))
 
     def submit(self, shard: Shard) -> Pending:
-        return _Async(self.pool.apply_async(run_shard, (shard,)))
+        pending = _LocalPending(self, shard)
+        self.out.append(pending)
+        return pending
+
+    def lost(self, broken: Any) -> None:
+        """A worker ended: start new workers and hand them every shard not finished (once for
+        all the shards that saw the same broken executor)."""
+        if broken is not self.executor:
+            return  # already started again by another shard's wait
+        self.restarts += 1
+        if self.restarts > self.RESTARTS:
+            raise WorkersLost(f"worker processes ended {self.restarts} times while running "
+                              "shards (killed, or out of memory?); run again with --resume "
+                              "DIR to keep the shards that finish")
+        self._stop(broken)
+        self._start()
+        for pending in self.out:
+            if pending.executor is broken:
+                pending.resubmit()
+
+    def _stop(self, executor: Any) -> None:
+        """Stop the workers of ``executor`` at once (a SIGTERM each: :func:`_exit_on_term`)."""
+        import signal
+
+        while not self.started.empty():
+            self.pids.add(self.started.get())
+        for pid in self.pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:  # already ended
+                pass
+        # The executor sees its workers end, fails what they held, and its thread ends.
+        executor.shutdown(wait=True, cancel_futures=True)
 
     def close(self, interrupted: bool = False) -> None:
         if self.closed:
             return
         self.closed = True
         if interrupted:
-            self.pool.terminate()
+            self._stop(self.executor)
         else:
-            self.pool.close()
-        self.pool.join()
+            self.executor.shutdown(wait=True)
+        self.started.close()
+
+
+class _LocalPending:
+    def __init__(self, backend: Local, shard: Shard) -> None:
+        self.backend = backend
+        self.shard = shard
+        self.resubmit()
+
+    def resubmit(self) -> None:
+        self.executor = self.backend.executor
+        self.future = self.executor.submit(run_in_worker, self.shard)
+
+    def done(self) -> bool:
+        """Finished with its blob (a shard whose worker ended is not done: it runs again)."""
+        return (self.future.done() and not self.future.cancelled()
+                and self.future.exception() is None)
+
+    def result(self) -> str:
+        from concurrent.futures.process import BrokenProcessPool
+
+        while True:
+            try:
+                blob = str(self.future.result())
+            except BrokenProcessPool:
+                self.backend.lost(self.executor)
+                continue
+            self.backend.out.remove(self)
+            return blob
 
 
 class Dask:
@@ -396,8 +497,11 @@ def run(shards: Iterable[Shard], backend: Backend, store: Store | None = None, *
                         out[index] = (later, None, text)
             yield shard, blob
             fill()
-    except BaseException:
-        interrupted = True  # Ctrl-C, a failure, or a reader that stopped early: stop at once
+    except BaseException as error:
+        # Ctrl-C, a failure, or a reader that stopped before the end: the workers are stopped
+        # at once. A reader that closes the campaign once it has every shard stops nothing:
+        # the workers are idle and end as after the last shard.
+        interrupted = bool(out) or not isinstance(error, GeneratorExit)
         if store is not None:
             for shard, waiting, kept in out:
                 if kept is None and waiting is not None and waiting.done():

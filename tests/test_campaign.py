@@ -118,6 +118,27 @@ def test_the_digest_file_checks_with_sha256sum(tmp_path):
         assert text == f"{hashlib.sha256(blob).hexdigest()}  {shard.name}.out\n"
 
 
+def test_a_worker_killed_mid_shard_loses_no_shard(tmp_path):
+    """Two shards kill their worker process the first time they run: the pool notices, starts
+    new workers and runs them again, and the merged blobs are those of one process (a
+    ``multiprocessing.Pool`` waits for ever for the shard a dead worker held)."""
+    shards = [C.Shard(f"s{i:02d}", "campaign_backends:dies_once",
+                      (str(tmp_path / f"ran-{i}") if i in (2, 5) else str(tmp_path / "x"),
+                       f"blob {i}\n")) for i in range(8)]
+    (tmp_path / "x").touch()  # the other shards never die
+    backend = C.Local(2)
+    assert _merged(shards, backend) == "".join(f"blob {i}\n" for i in range(8))
+    assert 1 <= backend.restarts <= 2
+
+
+def test_a_worker_that_always_dies_is_an_error_not_a_hang(tmp_path, monkeypatch):
+    monkeypatch.setattr(C.Local, "RESTARTS", 1)
+    shards = [C.Shard(f"s{i}", "campaign_backends:dies_once", (str(tmp_path / f"m{i}"), "b\n"))
+              for i in range(3)]
+    with pytest.raises(C.WorkersLost, match="worker processes ended 2 times"):
+        _merged(shards, C.Local(1))
+
+
 def test_resume_refuses_a_folder_of_another_campaign(tmp_path, capsys):
     folder = str(tmp_path / "run")
     assert main(["simulate", "--games", "5", "--seed", "1", "--resume", folder]) == 0
