@@ -219,33 +219,35 @@ def ignore_interrupts(started: Any = None) -> None:
         started.put(os.getpid())
 
 
-#: In a worker: whether a shard is running (:func:`run_in_worker`).
-_in_shard = False
-
-
 def _exit_on_term(signum: int, frame: Any) -> None:
-    """A worker's SIGTERM. Inside a shard, SystemExit, so that the shard's cleanup runs (a diff
-    shard stops its adapter, which runs in a session of its own) before
-    :func:`run_in_worker` ends the process. Anywhere else the process ends at once: an
-    exception raised there could come between a lock of the pool's queues and the block that
-    releases it, and the pool's worker, which sends any exception back as a result, would wait
-    for ever for the lock it holds itself."""
-    if _in_shard:
-        raise SystemExit(128 + signum)
+    """A worker's SIGTERM: stop the processes this worker started (a diff shard's adapters run
+    in sessions of their own, which no Ctrl-C reaches), then end at once. Never an exception:
+    raised between the acquire of a lock of the pool's queues and the block that releases it,
+    or caught by the shard's code, it would leave the worker running, or waiting for ever on
+    a lock it holds itself, and the pool waiting for the worker."""
+    import signal
+
+    for child in _children():
+        try:
+            os.killpg(child, signal.SIGTERM)  # its session's group (start_new_session)
+        except OSError:
+            try:
+                os.kill(child, signal.SIGTERM)
+            except OSError:
+                pass
     os._exit(128 + signum)
 
 
-def run_in_worker(shard: Shard) -> str:
-    """:func:`run_shard` on a worker process; a stop (:func:`_exit_on_term`) ends the process
-    once the shard's cleanup has run, rather than being sent back as the shard's result."""
-    global _in_shard
+def _children() -> list[int]:
+    """The process ids of this process's children (Linux's /proc; none where it is not)."""
+    out: list[int] = []
     try:
-        _in_shard = True
-        blob = run_shard(shard)
-        _in_shard = False
-        return blob
-    except SystemExit as stop:
-        os._exit(stop.code if isinstance(stop.code, int) else 1)
+        for thread in os.listdir(f"/proc/{os.getpid()}/task"):
+            with open(f"/proc/{os.getpid()}/task/{thread}/children") as file:
+                out.extend(int(word) for word in file.read().split())
+    except (OSError, ValueError):
+        pass
+    return out
 
 
 #: The modules a worker needs, imported once by the fork server before it starts any worker.
@@ -284,8 +286,9 @@ class Local:
     #: How many times the workers are started again after one ended mid-campaign.
     RESTARTS = 3
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, fresh: bool = False) -> None:
         self.workers = workers
+        self.fresh = fresh
         self.context = _context()
         self.restarts = 0
         self.out: list[_LocalPending] = []
@@ -299,7 +302,8 @@ class Local:
         self.pids: set[int] = set()
         self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
                                             initializer=ignore_interrupts,
-                                            initargs=(self.started,))
+                                            initargs=(self.started,),
+                                            max_tasks_per_child=1 if self.fresh else None)
 
     def submit(self, shard: Shard) -> Pending:
         pending = _LocalPending(self, shard)
@@ -355,7 +359,7 @@ class _LocalPending:
 
     def resubmit(self) -> None:
         self.executor = self.backend.executor
-        self.future = self.executor.submit(run_in_worker, self.shard)
+        self.future = self.executor.submit(run_shard, self.shard)
 
     def done(self) -> bool:
         """Finished with its blob (a shard whose worker ended is not done: it runs again)."""
@@ -437,11 +441,15 @@ def scheduler_address(given: str | None) -> str | None:
     return given or os.environ.get(SCHEDULER_VARIABLE) or None
 
 
-def backend_for(workers: int, scheduler: str | None = None) -> Backend:
-    """The backend a command's ``--workers`` and ``--scheduler`` ask for."""
+def backend_for(workers: int, scheduler: str | None = None, fresh: bool = False) -> Backend:
+    """The backend a command's ``--workers`` and ``--scheduler`` ask for. ``fresh``: each
+    shard on a process of its own, one worker too (a shard whose output depends on what its
+    process ran before: Hypothesis keeps state between runs in one process)."""
     address = scheduler_address(scheduler)
     if address:
         return Dask(address)
+    if fresh:
+        return Local(max(1, workers), fresh=True)
     return Serial() if workers <= 1 else Local(workers)
 
 

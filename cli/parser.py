@@ -142,12 +142,13 @@ def _bench(bench: argparse.ArgumentParser) -> None:
 
 
 def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int | None,
-                      size_help: str | None = None) -> None:
+                      size_help: str | None = None, workers: int | None = 1,
+                      workers_help: str | None = None) -> None:
     """--workers, --scheduler, --resume, --shard-size: a campaign of shards
     (cli/campaign.py, docs/campaigns.md)."""
-    parser.add_argument("--workers", type=_positive, default=1,
-                        help=f"processes of this machine to spread the {unit} over (the same "
-                             "output for any number)")
+    parser.add_argument("--workers", type=_positive, default=workers,
+                        help=workers_help or f"processes of this machine to spread the {unit} "
+                                             "over (the same output for any number)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run the shards on the Dask cluster of this scheduler "
                              "(tcp://HOST:8786; default: $HANAMIKOJI_SCHEDULER if set; needs "
@@ -348,8 +349,11 @@ def _diff(diff: argparse.ArgumentParser) -> None:
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
     _campaign_options(diff, "games", None,
-                      "games per shard (default 25 with --workers, --resume or --scheduler; "
-                      "given, the same games for any number of workers, one too)")
+                      "games per shard (default 25; given alone, the sharded games in this "
+                      "process)", workers=None,
+                      workers_help="compare the games in shards on N processes of this "
+                                   "machine: the same games and verdict for any N, 1 too "
+                                   "(without it, one run of --games in this process)")
     diff.set_defaults(handler="hanamikoji.oracle.core.diff_campaign:run")
 
 

@@ -55,3 +55,12 @@ def dies_once(marker: str, blob: str) -> str:
         return blob
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("unreachable: the process is gone")
+
+
+class LastFirst(Shuffled):
+    """A backend whose shards finish last first: each wait runs the shards handed out so far
+    from the last one back."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=0)
+        self.rng.shuffle = lambda items: None  # the pops then take the last handed out

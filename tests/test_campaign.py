@@ -204,6 +204,17 @@ def test_ctrl_c_keeps_the_finished_shards_and_stops_the_workers(tmp_path):
                                                   False, None, False, first, last - first + 1)
 
 
+def test_the_readme_test_command_installs_dask_so_ci_runs_the_dask_tests():
+    """CI runs the README's test command (.ci/run reads it): with the [dask] extra installed,
+    the LocalCluster tests run there instead of skipping."""
+    import re
+
+    readme = (TESTS.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- test-command -->\n```\n(.*)\n```\n<!-- /test-command -->", readme)
+    extras = block and re.search(r"pip install -e '\.\[([a-z,]+)\]'", block.group(1))
+    assert extras and "dask" in extras.group(1).split(",")
+
+
 def test_the_commands_of_the_campaigns_doc_parse():
     """Every ``hanamikoji`` command in docs/campaigns.md is one the command line takes."""
     import shlex

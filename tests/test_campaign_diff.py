@@ -17,7 +17,7 @@ ADAPTER = ROOT / "docs" / "examples" / "adapter.py"
 if str(ROOT / "tests") not in sys.path:  # campaign_backends is a module of tests/
     sys.path.insert(0, str(ROOT / "tests"))
 
-from campaign_backends import Shuffled  # noqa: E402
+from campaign_backends import LastFirst  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -35,12 +35,41 @@ def _verdict(capsys, *argv):
 def test_a_divergence_is_the_first_shards_whatever_the_workers(capsys, monkeypatch):
     engine = ["--", sys.executable, str(ADAPTER), "--engine", "broken_engines:gift-gives-two"]
     argv = ["--games", "12", "--shard-size", "3", "--shrink", "5", "--seed", "4"]
-    one = _verdict(capsys, *argv, *engine)
+    one = _verdict(capsys, *argv, "--workers", "1", *engine)
     assert one[0] == 1 and one[1]["status"] == "divergence"
+    assert _verdict(capsys, *argv, *engine) == one  # --shard-size alone: the same draw
     assert _verdict(capsys, *argv, "--workers", "2", *engine) == one
-    backend = Shuffled(seed=2)
-    monkeypatch.setattr(DC, "backend_for", lambda workers, scheduler: backend)
     assert _verdict(capsys, *argv, "--workers", "3", *engine) == one
+    backend = LastFirst()
+    monkeypatch.setattr(DC, "backend_for", lambda workers, scheduler, **how: backend)
+    assert _verdict(capsys, *argv, "--workers", "3", *engine) == one
+    assert backend.order == sorted(backend.order, reverse=True)  # the first shard ran last
+
+
+def _requests(folder: pathlib.Path) -> list[bytes]:
+    """Every request the tap logged under ``folder``, in a canonical order (the processes
+    that sent them are not the same for different numbers of workers)."""
+    from protocol_messages import exchanges
+
+    return sorted(request for _, request, _ in exchanges(folder))
+
+
+def test_every_number_of_workers_compares_the_same_games(capsys, tmp_path):
+    """The adapters of ``--workers 1`` and ``--workers 2`` are sent the same requests: the same
+    games, decision by decision (a tap logs each adapter's traffic)."""
+    folders = []
+    for workers in ("1", "2"):
+        folder = tmp_path / workers
+        folder.mkdir()
+        code, report = _verdict(capsys, "--game", "maiko", "--players", "3", "--games", "5",
+                                "--shard-size", "2", "--seed", "3", "--workers", workers, "--",
+                                sys.executable, str(ROOT / "tests" / "protocol_tap.py"),
+                                str(folder), "--", sys.executable, "-m",
+                                "hanamikoji.oracle.core.adapter")
+        assert code == 0 and report["status"] == "agree"
+        folders.append(folder)
+    one, two = (_requests(folder) for folder in folders)
+    assert len(one) > 50 and one == two
 
 
 def test_an_agreeing_engine_counts_every_shard(capsys):

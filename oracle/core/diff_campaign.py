@@ -6,8 +6,8 @@ Shard ``games-F-L`` plays ``L - F + 1`` games with Hypothesis seeded by the run'
 outcomes. The shards are merged in order: the divergence reported is that of the first shard
 that found one (shrunk there), and its game is counted from the first game of the run, so the
 verdict is the same for any number of workers and any order the shards finish in. The games are
-a different draw from a run in one process (one Hypothesis run of ``--games``); ``--shard-size``
-asks for the sharded draw with any number of workers, one included.
+a different draw from ``diff`` without campaign options (one Hypothesis run of ``--games``);
+``--workers 1`` (or ``--shard-size``) gives the sharded draw in this process.
 """
 
 from __future__ import annotations
@@ -74,15 +74,19 @@ def _divergence(data: dict[str, Any]) -> D.Divergence:
 
 
 def campaign_asked(args: argparse.Namespace) -> bool:
-    return (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
+    """Whether ``diff`` runs as a campaign: ``--workers`` given (any number, 1 too, so that
+    the games compared are the same for every number), ``--shard-size``, ``--resume`` or a
+    Dask scheduler."""
+    return (getattr(args, "workers", None) is not None
+            or getattr(args, "resume", None) is not None
             or getattr(args, "shard_size", None) is not None
             or scheduler_address(getattr(args, "scheduler", None)) is not None)
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``diff`` sub-command: in this process (:func:`hanamikoji.oracle.core.diff.run`)
-    unless ``--workers N`` (N > 1), ``--shard-size``, ``--resume`` or a Dask scheduler asks for
-    a campaign."""
+    unless ``--workers N``, ``--shard-size``, ``--resume`` or a Dask scheduler asks for a
+    campaign (:func:`campaign_asked`)."""
     if not campaign_asked(args):
         return D.run(args)
     if getattr(args, "leaks", False):
@@ -115,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
                                     "timeout": args.timeout, "shrink": args.shrink,
                                     "shard_size": size})
     start = time.perf_counter()
-    backend = backend_for(args.workers, scheduler_address(args.scheduler))
+    # Each shard in a fresh process: Hypothesis keeps state between the runs of one process,
+    # so a shard run after another draws other games than the same shard run alone.
+    backend = backend_for(args.workers or 1, scheduler_address(args.scheduler), fresh=True)
     games = starts = shrink_games = cut_short = 0
     view_keys: tuple[str, ...] | None = None
     found: dict[str, Any] | None = None
