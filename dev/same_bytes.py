@@ -59,7 +59,10 @@ def _run(python: str, argv: list[str], cwd: pathlib.Path) -> subprocess.Complete
 def _first_difference(a: bytes, b: bytes) -> str:
     for number, (left, right) in enumerate(zip(a.splitlines(), b.splitlines()), 1):
         if left != right:
-            return f"line {number}: {left[:80]!r} / {right[:80]!r}"
+            at = next((i for i, (x, y) in enumerate(zip(left, right)) if x != y),
+                      min(len(left), len(right)))
+            start = max(0, at - 30)
+            return f"line {number}: {left[start:at + 50]!r} / {right[start:at + 50]!r}"
     return f"lengths {len(a)} / {len(b)} bytes"
 
 
@@ -77,6 +80,7 @@ class Comparison:
         self.old, self.new, self.only = old, new, only
         self.differ = 0
         self.work = pathlib.Path(work or tempfile.mkdtemp(prefix="same-bytes-"))
+        self.work.mkdir(parents=True, exist_ok=True)
 
     def wanted(self, name: str) -> bool:
         return self.only is None or self.only in name
@@ -150,10 +154,11 @@ def main(argv: list[str]) -> int:
             run.both(name, options)
     if args.verify and run.wanted("verify"):
         reports = []
-        for python in (run.old, run.new):
+        for side, python in (("old", run.old), ("new", run.new)):
             done = _run(python, ["verify", "--json"], run.work)
             reports.append(json.dumps(_stable(json.loads(done.stdout)), indent=1,
                                       sort_keys=True).encode())
+            (run.work / f"verify-{side}.json").write_bytes(reports[-1])
         run.say("verify --json: answers and witnesses", reports[0], reports[1])
     print(f"{run.differ} different; outputs kept in {run.work}")
     return 1 if run.differ else 0
