@@ -24,6 +24,7 @@ import filecmp
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,7 @@ PERFT = [
     ("perft-maiko", ["perft", "--game", "maiko", "--seed", "3", "--depth", "2", "--json"]),
 ]
 VOLATILE = {"seconds", "produced_by", "date"}
+DURATION = re.compile(r"\b\d+(?:\.\d+)? s\b")
 
 
 def _run(python: str, argv: list[str], cwd: pathlib.Path) -> subprocess.CompletedProcess[bytes]:
@@ -67,11 +69,14 @@ def _first_difference(a: bytes, b: bytes) -> str:
 
 
 def _stable(report: Any) -> Any:
-    """The verify report without what names the run rather than the answer."""
+    """The verify report without what names the run rather than the answer: its timings, as
+    fields and inside notes ("341 z3 checks in 2.14 s")."""
     if isinstance(report, dict):
         return {key: _stable(value) for key, value in report.items() if key not in VOLATILE}
     if isinstance(report, list):
         return [_stable(item) for item in report]
+    if isinstance(report, str):
+        return DURATION.sub("<seconds> s", report)
     return report
 
 
