@@ -19,6 +19,7 @@ import enum
 import functools
 import operator
 import random
+from typing import Any, Callable, TypeVar
 
 import attrs
 
@@ -151,8 +152,9 @@ def _by_pairs(competition: Competition) -> tuple:
 
 
 # One object per distinct action, shared by every menu that offers it.
-_SINGLE = {ActionKind.SECRET: functools.cache(lambda cards: Secret(cards[0])),
-           ActionKind.TRADE_OFF: functools.cache(TradeOff), ActionKind.GIFT: functools.cache(Gift)}
+_SINGLE: dict[ActionKind, Callable[[tuple[int, ...]], Action]] = {
+    ActionKind.SECRET: functools.cache(lambda cards: Secret(cards[0])),
+    ActionKind.TRADE_OFF: functools.cache(TradeOff), ActionKind.GIFT: functools.cache(Gift)}
 
 
 @functools.cache
@@ -349,8 +351,10 @@ def _end_turn(state: State, changes: dict) -> State:
     return _score(_with(state, changes))
 
 
-_HANDLERS = {Deal: _deal, Secret: _act, TradeOff: _act, Gift: _act, Competition: _act,
-             GiftPick: _respond, CompetitionPick: _respond}
+# Each handler takes the decisions of the types it is listed under.
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    Deal: _deal, Secret: _act, TradeOff: _act, Gift: _act, Competition: _act,
+    GiftPick: _respond, CompetitionPick: _respond}
 
 
 def score_markers(markers: Markers, side0: Cards, side1: Cards) -> Markers:
@@ -494,6 +498,13 @@ def replay(decisions: tuple[Decision, ...] | list[Decision], rules: Rules = STAN
 _DEAL, _ACTION, _RESPONSE, _OVER = Phase.DEAL, Phase.ACTION, Phase.RESPONSE, Phase.OVER
 _SECRET, _TRADE_OFF = ActionKind.SECRET, ActionKind.TRADE_OFF
 
+_T = TypeVar("_T")
+
+
+def _two(pair: list[_T]) -> tuple[_T, _T]:
+    """A Draft's list of two (one per player) as the State's pair."""
+    return (pair[0], pair[1])
+
 
 class Draft:
     """A game being played, mutable, for the length of a random playout or a record replay;
@@ -552,8 +563,8 @@ class Draft:
     def freeze(self) -> State:
         history = self.base_history + tuple(self.history) if self.history else self.base_history
         return State(self.rules, self.first_player, self.round, self.phase, self.turn,
-                     self.markers, self.removed, tuple(self.hands), self.deck, tuple(self.used),
-                     tuple(self.secrets), tuple(self.trade_offs), tuple(self.sides),
+                     self.markers, self.removed, _two(self.hands), self.deck, _two(self.used),
+                     _two(self.secrets), _two(self.trade_offs), _two(self.sides),
                      self.pending, self.scores, self.result, history)
 
     @property
@@ -640,6 +651,7 @@ class Draft:
             self.trade_offs[player] = C.add(self.trade_offs[player], played)
         else:
             # ACT-GIFT-1, ACT-COMP-1: face up until the opponent answers (TURN-4).
+            assert isinstance(action, (Gift, Competition))  # the two other kinds
             self.phase = _RESPONSE
             self.pending = action
             return
