@@ -445,12 +445,12 @@ def observed_turn(action: Action, mover: int, player: int) -> ObservedTurn:
     """INFO-2, ACT-SECRET-2, ACT-TRADE-2: ``mover``'s action as ``player`` sees it: a secret or
     a trade-off is face down, so its cards are hidden from the opponent (None)."""
     if isinstance(action, Competition):
-        shown: object = action.pairs
+        shown: tuple[int, ...] | tuple[tuple[int, int], tuple[int, int]] | None = action.pairs
     elif isinstance(action, Gift) or mover == player:
         shown = action.cards
     else:
         shown = None
-    return ObservedTurn(mover, action.kind, shown)  # type: ignore[arg-type]
+    return ObservedTurn(mover, action.kind, shown)
 
 
 def observe(state: State, player: int) -> View:
@@ -589,20 +589,21 @@ class Draft:
         kind = type(decision)
         if kind not in _HANDLERS:
             raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
-        if kind is Deal:
+        # The type is one of _HANDLERS' own, so isinstance is "is" here (and tells the checker).
+        if isinstance(decision, Deal):
             if phase is not _DEAL:
                 raise IllegalActionError(
                     f"round {self.round} is already dealt; a deal comes only at the start of a "
                     "round", "DEAL-1")
-            self._deal(decision)  # type: ignore[arg-type]
+            self._deal(decision)
         elif phase is _DEAL:
             raise IllegalActionError(
                 f"round {self.round} has not been dealt yet; expected a Deal, got {decision!r}",
                 "DEAL-1")
-        elif kind is GiftPick or kind is CompetitionPick:
-            self._respond(decision)  # type: ignore[arg-type]
+        elif isinstance(decision, (GiftPick, CompetitionPick)):
+            self._respond(decision)
         else:
-            self._act(decision)  # type: ignore[arg-type]
+            self._act(decision)
         self.history.append(decision)
 
     def _deal(self, deal: Deal) -> None:
