@@ -168,7 +168,7 @@ def simulate(args: argparse.Namespace) -> int:
         interrupted = True
     finally:
         if pool is not None:
-            if interrupted:
+            if interrupted and stop is not None:  # stop comes with the pool
                 stop.set()
             # Waits for the games in play only: the chunks not begun are cancelled, and those
             # in flight end at their next game once ``stop`` is set.

@@ -19,6 +19,7 @@ import enum
 import functools
 import operator
 import random
+from typing import Any, Callable, TypeVar
 
 import attrs
 
@@ -151,8 +152,9 @@ def _by_pairs(competition: Competition) -> tuple:
 
 
 # One object per distinct action, shared by every menu that offers it.
-_SINGLE = {ActionKind.SECRET: functools.cache(lambda cards: Secret(cards[0])),
-           ActionKind.TRADE_OFF: functools.cache(TradeOff), ActionKind.GIFT: functools.cache(Gift)}
+_SINGLE: dict[ActionKind, Callable[[tuple[int, ...]], Action]] = {
+    ActionKind.SECRET: functools.cache(lambda cards: Secret(cards[0])),
+    ActionKind.TRADE_OFF: functools.cache(TradeOff), ActionKind.GIFT: functools.cache(Gift)}
 
 
 @functools.cache
@@ -349,8 +351,10 @@ def _end_turn(state: State, changes: dict) -> State:
     return _score(_with(state, changes))
 
 
-_HANDLERS = {Deal: _deal, Secret: _act, TradeOff: _act, Gift: _act, Competition: _act,
-             GiftPick: _respond, CompetitionPick: _respond}
+# Each handler takes the decisions of the types it is listed under.
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    Deal: _deal, Secret: _act, TradeOff: _act, Gift: _act, Competition: _act,
+    GiftPick: _respond, CompetitionPick: _respond}
 
 
 def score_markers(markers: Markers, side0: Cards, side1: Cards) -> Markers:
@@ -441,12 +445,12 @@ def observed_turn(action: Action, mover: int, player: int) -> ObservedTurn:
     """INFO-2, ACT-SECRET-2, ACT-TRADE-2: ``mover``'s action as ``player`` sees it: a secret or
     a trade-off is face down, so its cards are hidden from the opponent (None)."""
     if isinstance(action, Competition):
-        shown: object = action.pairs
+        shown: tuple[int, ...] | tuple[tuple[int, int], tuple[int, int]] | None = action.pairs
     elif isinstance(action, Gift) or mover == player:
         shown = action.cards
     else:
         shown = None
-    return ObservedTurn(mover, action.kind, shown)  # type: ignore[arg-type]
+    return ObservedTurn(mover, action.kind, shown)
 
 
 def observe(state: State, player: int) -> View:
@@ -493,6 +497,13 @@ def replay(decisions: tuple[Decision, ...] | list[Decision], rules: Rules = STAN
 
 _DEAL, _ACTION, _RESPONSE, _OVER = Phase.DEAL, Phase.ACTION, Phase.RESPONSE, Phase.OVER
 _SECRET, _TRADE_OFF = ActionKind.SECRET, ActionKind.TRADE_OFF
+
+_T = TypeVar("_T")
+
+
+def _two(pair: list[_T]) -> tuple[_T, _T]:
+    """A Draft's list of two (one per player) as the State's pair."""
+    return (pair[0], pair[1])
 
 
 class Draft:
@@ -552,8 +563,8 @@ class Draft:
     def freeze(self) -> State:
         history = self.base_history + tuple(self.history) if self.history else self.base_history
         return State(self.rules, self.first_player, self.round, self.phase, self.turn,
-                     self.markers, self.removed, tuple(self.hands), self.deck, tuple(self.used),
-                     tuple(self.secrets), tuple(self.trade_offs), tuple(self.sides),
+                     self.markers, self.removed, _two(self.hands), self.deck, _two(self.used),
+                     _two(self.secrets), _two(self.trade_offs), _two(self.sides),
                      self.pending, self.scores, self.result, history)
 
     @property
@@ -578,20 +589,21 @@ class Draft:
         kind = type(decision)
         if kind not in _HANDLERS:
             raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
-        if kind is Deal:
+        # The type is one of _HANDLERS' own, so isinstance is "is" here (and tells the checker).
+        if isinstance(decision, Deal):
             if phase is not _DEAL:
                 raise IllegalActionError(
                     f"round {self.round} is already dealt; a deal comes only at the start of a "
                     "round", "DEAL-1")
-            self._deal(decision)  # type: ignore[arg-type]
+            self._deal(decision)
         elif phase is _DEAL:
             raise IllegalActionError(
                 f"round {self.round} has not been dealt yet; expected a Deal, got {decision!r}",
                 "DEAL-1")
-        elif kind is GiftPick or kind is CompetitionPick:
-            self._respond(decision)  # type: ignore[arg-type]
+        elif isinstance(decision, (GiftPick, CompetitionPick)):
+            self._respond(decision)
         else:
-            self._act(decision)  # type: ignore[arg-type]
+            self._act(decision)
         self.history.append(decision)
 
     def _deal(self, deal: Deal) -> None:
@@ -640,6 +652,7 @@ class Draft:
             self.trade_offs[player] = C.add(self.trade_offs[player], played)
         else:
             # ACT-GIFT-1, ACT-COMP-1: face up until the opponent answers (TURN-4).
+            assert isinstance(action, (Gift, Competition))  # the two other kinds
             self.phase = _RESPONSE
             self.pending = action
             return

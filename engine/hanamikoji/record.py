@@ -338,8 +338,8 @@ def replay_record(record: ParsedRecord) -> State:
         raise IllegalRecordError(
             f"the record stops after {len(record.rounds)} round(s) but no goal was reached; "
             "the game goes on", rule, len(record.rounds))
-    assert draft.result is not None
     final = draft.freeze()
+    assert final.result is not None
     if record.result is not None and record.result != final.result:
         raise IllegalRecordError(
             f"the record declares {_describe(record.result)}, but the game ends with "
