@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import pathlib
 import subprocess
 import sys
@@ -56,3 +57,12 @@ def test_the_verify_report_is_compared_without_what_names_the_run():
          "confirmed_by": "341 z3 checks in 2.14 s; 60 games"}]})
     assert stable == {"ok": True, "games": [
         {"answer": 8, "confirmed_by": "341 z3 checks in <seconds> s; 60 games"}]}
+
+
+def test_the_architecture_doc_shows_options_the_script_has():
+    doc = (SCRIPT.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = doc.split("## Checking that a change changed nothing", 1)[1].split("\n## ", 1)[0]
+    blocks = "".join(re.findall(r"```\n(.*?)```", section, re.S))
+    shown = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", blocks))
+    parser_options = set(re.findall(r'add_argument\("(--[a-z-]+)"', SCRIPT.read_text()))
+    assert shown and shown <= parser_options, shown - parser_options
