@@ -206,7 +206,52 @@ _RESULT_KEYS = frozenset({"winner", "reason"})
 _REASONS = {r.value: r for r in Reason}
 
 
-def _parse_turn(obj: Any, path: str) -> tuple[int, tuple[Decision, ...]]:
+#: Turns already parsed, by their values: (action, player, cards, pick) or (action, player, set,
+#: set, pick), every number an int (a bool or a float never makes a key). Only turns that parsed
+#: are kept, so there are at most some fifteen thousand keys, whatever the file.
+_TURNS: dict[tuple, tuple[int, tuple[Decision, ...]]] = {}
+
+
+def _turn_key(obj: Any) -> tuple | None:
+    """The key of a turn in :data:`_TURNS`, or None for anything but an object of the turn's
+    keys with integers where numbers go (which the checked path then judges)."""
+    if type(obj) is not dict:
+        return None
+    action = obj.get("action")
+    if type(action) is not str or obj.keys() != _TURN_KEYS.get(action):
+        return None
+    player = obj["player"]
+    pick = obj.get("pick", 0)
+    if type(player) is not int or type(pick) is not int:
+        return None
+    if action == "competition":
+        sets = obj["sets"]
+        if type(sets) is not list or len(sets) != 2:
+            return None
+        first, second = sets
+        if (type(first) is not list or type(second) is not list
+                or not _INT.issuperset(map(type, first)) or not _INT.issuperset(map(type, second))):
+            return None
+        return (action, player, tuple(first), tuple(second), pick)
+    cards = obj["cards"]
+    if type(cards) is not list or not _INT.issuperset(map(type, cards)):
+        return None
+    return (action, player, tuple(cards), pick)
+
+
+def _parse_turn(obj: Any, path: str, index: int) -> tuple[int, tuple[Decision, ...]]:
+    """Turn ``index`` of the round at ``path``: a turn seen before is looked up, any other is
+    parsed by the checked path (whose errors name the JSON path)."""
+    key = _turn_key(obj)
+    if key is not None:
+        parsed = _TURNS.get(key)
+        if parsed is None:
+            parsed = _TURNS[key] = _checked_turn(obj, f"{path}.turns[{index}]")
+        return parsed
+    return _checked_turn(obj, f"{path}.turns[{index}]")
+
+
+def _checked_turn(obj: Any, path: str) -> tuple[int, tuple[Decision, ...]]:
     if type(obj) is not dict:
         raise MalformedRecordError(path, f"expected a turn object, got {_show(obj)}")
     action = obj.get("action")
@@ -250,7 +295,7 @@ def _parse_round(obj: Any, path: str) -> ParsedRound:
         raise MalformedRecordError(f"{path}.turns", f"expected a list of turns, got {_show(turns)}")
     return ParsedRound(
         Deal.checked(removed, parsed_hands, draws),
-        tuple(_parse_turn(t, f"{path}.turns[{i}]") for i, t in enumerate(turns)))
+        tuple([_parse_turn(t, path, i) for i, t in enumerate(turns)]))
 
 
 def parse_record(obj: Any) -> ParsedRecord:
