@@ -18,8 +18,7 @@ from __future__ import annotations
 import enum
 import functools
 import operator
-import random
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import attrs
 
@@ -40,6 +39,9 @@ from .actions import (
 from .cards import EMPTY, FULL_DECK, NUM_GEISHA, Cards
 from .errors import IllegalActionError, InvalidActionError
 from .rules import STANDARD, Markers, Result, Rules
+
+if TYPE_CHECKING:  # annotations only: validate's start does without it
+    import random
 
 #: ``current_player`` at a chance node (the deal) and at the end of the game (OpenSpiel's values).
 CHANCE = -1
