@@ -603,26 +603,21 @@ class Draft:
 
     def play(self, decision: Decision) -> None:
         """Apply ``decision`` in place (the rules and errors of :func:`apply`)."""
-        phase = self.phase
-        if phase is _OVER:
-            raise IllegalActionError("the game is over: no decision follows the end", "END-2")
-        kind = type(decision)
-        if kind is GiftPick or kind is CompetitionPick:
-            self._respond(decision)  # type: ignore[arg-type]
-        elif kind is Deal:
-            if phase is not _DEAL:
-                raise IllegalActionError(
-                    f"round {self.round} is already dealt; a deal comes only at the start of a "
-                    "round", "DEAL-1")
-            self._deal(decision)  # type: ignore[arg-type]
-        elif kind not in _HANDLERS:
+        step = _STEPS.get(type(decision))
+        if step is None or self.phase is _OVER:
+            if self.phase is _OVER:
+                raise IllegalActionError("the game is over: no decision follows the end",
+                                         "END-2")
             raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
-        else:
-            self._act(decision)
+        step(self, decision)
         self.history.append(decision)
 
     def _deal(self, deal: Deal) -> None:
         """DEAL-1..4, TURN-2, as :func:`_deal`."""
+        if self.phase is not _DEAL:
+            raise IllegalActionError(
+                f"round {self.round} is already dealt; a deal comes only at the start of a "
+                "round", "DEAL-1")
         found = deal.multiset()
         if found != FULL_DECK:
             raise IllegalActionError(
@@ -654,20 +649,23 @@ class Draft:
                 f"player {player} has already used their {kind.value} action this round",
                 "TURN-3")
         hand = self.hands[player]
+        if kind is _SECRET:
+            card = action.card  # type: ignore[union-attr]
+            if not hand[card]:
+                self._refuse_cards(player, action, hand)
+            hand[card] -= 1
+            self.used[player] = used + (kind,)
+            self.secrets[player][card] += 1
+            self._end_turn()
+            return
         cards = action.cards
         for g, n in _grouped(cards):
             if hand[g] < n:
-                what = (f"a card of geisha {g} that is not in their hand" if hand[g] == 0 else
-                        f"{n} cards of geisha {g} but holds {hand[g]}")
-                raise IllegalActionError(
-                    f"player {player} plays a {kind.value} with {what} "
-                    f"(hand: {C.describe(tuple(hand))})", _ACTION_RULE[kind])
+                self._refuse_cards(player, action, hand)
         for g in cards:
             hand[g] -= 1
         self.used[player] = used + (kind,)
-        if kind is _SECRET:
-            self.secrets[player][cards[0]] += 1
-        elif kind is _TRADE_OFF:
+        if kind is _TRADE_OFF:
             trade_off = self.trade_offs[player]
             for g in cards:
                 trade_off[g] += 1
@@ -678,6 +676,18 @@ class Draft:
             self.pending = action
             return
         self._end_turn()
+
+    @staticmethod
+    def _refuse_cards(player: int, action: Action, hand: list[int]) -> None:
+        """ACT-*-1: the error of an action with cards ``hand`` does not hold (those of the
+        first geisha short), as :func:`_act` words it."""
+        kind = action.kind
+        g, n = next((g, n) for g, n in _grouped(action.cards) if hand[g] < n)
+        what = (f"a card of geisha {g} that is not in their hand" if hand[g] == 0 else
+                f"{n} cards of geisha {g} but holds {hand[g]}")
+        raise IllegalActionError(
+            f"player {player} plays a {kind.value} with {what} "
+            f"(hand: {C.describe(tuple(hand))})", _ACTION_RULE[kind])
 
     def _respond(self, pick: GiftPick | CompetitionPick) -> None:
         """ACT-GIFT-2/3, ACT-COMP-2/3, as :func:`_respond` (whose checks and messages it
@@ -758,6 +768,11 @@ class Draft:
         self.secrets = [list(EMPTY), list(EMPTY)]
         self.trade_offs = [list(EMPTY), list(EMPTY)]
         self.sides = [list(EMPTY), list(EMPTY)]
+
+
+#: The draft's transition for each type of decision.
+_STEPS = {Deal: Draft._deal, Secret: Draft._act, TradeOff: Draft._act, Gift: Draft._act,
+          Competition: Draft._act, GiftPick: Draft._respond, CompetitionPick: Draft._respond}
 
 
 def random_game(rng: random.Random, rules: Rules = STANDARD, first_player: int = 0) -> State:
