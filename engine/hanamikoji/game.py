@@ -513,6 +513,10 @@ def _two(pair: list[_T]) -> tuple[_T, _T]:
     return (pair[0], pair[1])
 
 
+#: A hand of six as counts; hands are sorted tuples, a few thousand distinct ones.
+_hand_counts = functools.cache(C.counts)
+
+
 @functools.cache
 def _grouped(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """``cards`` as (geisha, how many) pairs in geisha order: what a hand must hold to play
@@ -618,12 +622,13 @@ class Draft:
             raise IllegalActionError(
                 f"round {self.round} is already dealt; a deal comes only at the start of a "
                 "round", "DEAL-1")
-        found = deal.multiset()
+        first, second = _hand_counts(deal.hands[0]), _hand_counts(deal.hands[1])
+        found = C.add(C.add(first, second), C.counts((deal.removed,) + deal.draws))
         if found != FULL_DECK:
             raise IllegalActionError(
                 f"a deal must hold the 21 item cards {C.describe(FULL_DECK)}, "
                 f"not {C.describe(found)}", "DEAL-1")
-        hands = [list(C.counts(deal.hands[0])), list(C.counts(deal.hands[1]))]
+        hands = [list(first), list(second)]
         hands[(self.first_player + self.round) % 2][deal.draws[0]] += 1  # TURN-2: the first draw
         self.phase = _ACTION
         self.turn = 0
