@@ -708,7 +708,7 @@ class Draft:
         player = (self.first_player + self.round + self.turn) % 2  # TURN-1
         taker = self.sides[1 - player]
         keeper = self.sides[player]
-        if type(offer) is Gift:
+        if isinstance(offer, Gift):
             if type(pick) is not GiftPick or pick.card not in offer.cards:
                 what = (f"takes geisha {pick.card}, which is not in" if isinstance(pick, GiftPick)
                         else "answers with a competition set to")
@@ -776,8 +776,9 @@ class Draft:
 
 
 #: The draft's transition for each type of decision.
-_STEPS = {Deal: Draft._deal, Secret: Draft._act, TradeOff: Draft._act, Gift: Draft._act,
-          Competition: Draft._act, GiftPick: Draft._respond, CompetitionPick: Draft._respond}
+_STEPS: dict[type, Callable[[Draft, Any], None]] = {
+    Deal: Draft._deal, Secret: Draft._act, TradeOff: Draft._act, Gift: Draft._act,
+    Competition: Draft._act, GiftPick: Draft._respond, CompetitionPick: Draft._respond}
 
 
 def random_game(rng: random.Random, rules: Rules = STANDARD, first_player: int = 0) -> State:
