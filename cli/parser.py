@@ -254,9 +254,13 @@ def _convert(convert: argparse.ArgumentParser) -> None:
 def _schema(schema: argparse.ArgumentParser) -> None:
     schema.add_argument("--game", default=None, metavar="NAME",
                         help="the game (default: the registry's default; see 'hanamikoji games')")
-    schema.add_argument("--protocol", action="store_true",
-                        help="print the JSON Schema of every message of the diff protocol for the "
-                             "game instead (requests and answers, both protocol versions)")
+    which = schema.add_mutually_exclusive_group()
+    which.add_argument("--protocol", action="store_true",
+                       help="print the JSON Schema of every message of the diff protocol for the "
+                            "game instead (requests and answers, both protocol versions)")
+    which.add_argument("--bot", action="store_true",
+                       help="print the JSON Schema of every message of the bot protocol of "
+                            "'tournament' for the game instead (docs/tournament.md)")
     schema.set_defaults(handler="hanamikoji.oracle.core.validate:print_schema")
 
 
