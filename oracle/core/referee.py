@@ -137,12 +137,16 @@ class _Process:
         self.buffer = b""
 
     def start(self, hello: dict[str, Any], limits: Limits) -> None:
+        # Ctrl-C held back while the process starts, so that it is ours to end once started.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             self.process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL, start_new_session=True)
         except OSError as error:
             raise _Fault("crash", f"cannot start {self.argv[0]!r}: {error.strerror}") from None
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         answer, _ = self._exchange(hello, limits.start, "new_game")
         if not (isinstance(answer, dict) and answer.get("ok") is True):
             raise _Fault("malformed", 'the answer to new_game is not {"ok": true}',
