@@ -48,7 +48,11 @@ class HanamikojiBots(BotExtension):
     def read_decision(self, state: State | None, answer: Any) -> Any:
         if isinstance(answer, str):
             return course_decision(answer, state)
-        return super().read_decision(state, answer)
+        try:
+            return super().read_decision(state, answer)
+        except InvalidActionError as error:
+            rule = error.rule or _shape_rule(answer)
+            raise InvalidActionError(error.message, rule) from None
 
     def extra_schema(self) -> dict[str, Any]:
         return {"buaa": {
@@ -76,6 +80,36 @@ class HanamikojiBots(BotExtension):
 
     def bots(self) -> dict[str, Callable[[], Bot]]:
         return {"heuristic": HeuristicBot}
+
+
+#: The rule of the size of each action's cards, and of each pick.
+_SIZE_RULE = {"secret": "ACT-SECRET-1", "trade-off": "ACT-TRADE-1", "gift": "ACT-GIFT-1",
+              "competition": "ACT-COMP-1"}
+_PICK_RULE = {"gift": "ACT-GIFT-2", "competition": "ACT-COMP-2"}
+
+
+def _shape_rule(answer: Any) -> str | None:
+    """The rule a decision JSON of the wrong size breaks (an action with more or fewer cards
+    than its kind takes, a pick of the wrong size: its kind's rule; a card that is no geisha:
+    COMP-2), None for any other malformed JSON. The codec says where the JSON is wrong, this
+    which rule that shape breaks."""
+    if not isinstance(answer, dict):
+        return None
+    kind, response = answer.get("action"), answer.get("response")
+    if kind in _SIZE_RULE:
+        cards = answer.get("sets" if kind == "competition" else "cards")
+        flat = (cards[0] + cards[1] if kind == "competition" and isinstance(cards, list)
+                and len(cards) == 2 and all(isinstance(c, list) for c in cards) else cards)
+    elif response in _PICK_RULE:
+        flat = answer.get("pick")
+        if isinstance(flat, int) and response == "gift":
+            flat = [flat]
+    else:
+        return None
+    if isinstance(flat, list) and flat and not all(
+            type(c) is int and 0 <= c < C.NUM_GEISHA for c in flat):
+        return "COMP-2"
+    return _SIZE_RULE.get(kind) or _PICK_RULE.get(response)
 
 
 def course_decision(text: str, state: State | None = None) -> Any:
