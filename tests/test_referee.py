@@ -335,3 +335,14 @@ def test_the_helper_serves_a_game_after_another():
                          check=True).stdout.splitlines()
     assert [json.loads(x) for x in out[::2]] == [{"ok": True}] * 2
     assert out[1] == out[3]  # the same seed, the same choice: a fresh bot each game
+
+
+@pytest.mark.parametrize("module", ["hanamikoji.oracle.core.bot", "hanamikoji.oracle.core.bot_schema",
+                                    "hanamikoji.oracle.hanamikoji.bot",
+                                    "hanamikoji.oracle.core.tournament"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(module))
+    assert tried and failures == 0

@@ -142,7 +142,7 @@ class Standing:
                 "draws": self.draws, "forfeits": self.forfeits,
                 "win_rate": round(self.win_rate, 4),
                 "win_rate_95": [round(self.low, 4), round(self.high, 4)],
-                "rating": round(self.rating, 1)}
+                "rating": round(self.rating, 1) + 0.0}  # never -0.0
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -261,8 +261,9 @@ def bot_specs(game: Game, words: Sequence[str]) -> tuple[BotSpec, ...]:
 
 
 def _table(report: dict[str, Any]) -> Iterator[str]:
-    yield (f"{report['game']}: {len(report['standings'])} bots, {report['deals']} deals per "
-           f"group, {report['games']} games, seed {report['seed']}")
+    deals = report["deals"]
+    yield (f"{report['game']}: {len(report['standings'])} bots, {deals} deal{'s' * (deals != 1)} "
+           f"per group, {report['games']} games, seed {report['seed']}")
     width = max(len("bot"), *(len(s["bot"]) for s in report["standings"]))
     yield (f"{'bot':<{width}}  {'games':>6} {'wins':>6} {'losses':>6} {'draws':>6} "
            f"{'forfeits':>8}  {'win rate':>8}  {'95% interval':<15} {'rating':>7}")
