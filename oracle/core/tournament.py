@@ -165,7 +165,7 @@ def bradley_terry(wins: Sequence[Sequence[float]], iterations: int = 500) -> lis
     (400 log10, mean 0 over the bots: the strength ratio 10 is 400 points).
 
     >>> [round(r) for r in bradley_terry([[0, 3], [1, 0]])]
-    [76, -76]
+    [74, -74]
     """
     n = len(wins)
     w = [[wins[i][j] + (0.5 if i != j else 0.0) for j in range(n)] for i in range(n)]
