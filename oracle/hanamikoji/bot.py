@@ -95,7 +95,7 @@ def _shape_rule(answer: Any) -> str | None:
     which rule that shape breaks."""
     if not isinstance(answer, dict):
         return None
-    kind, response = answer.get("action"), answer.get("response")
+    kind, response = str(answer.get("action")), str(answer.get("response"))
     if kind in _SIZE_RULE:
         cards = answer.get("sets" if kind == "competition" else "cards")
         flat = (cards[0] + cards[1] if kind == "competition" and isinstance(cards, list)
@@ -109,7 +109,7 @@ def _shape_rule(answer: Any) -> str | None:
     if isinstance(flat, list) and flat and not all(
             type(c) is int and 0 <= c < C.NUM_GEISHA for c in flat):
         return "COMP-2"
-    return _SIZE_RULE.get(kind) or _PICK_RULE.get(response)
+    return _SIZE_RULE[kind] if kind in _SIZE_RULE else _PICK_RULE[response]
 
 
 def course_decision(text: str, state: State | None = None) -> Any:
