@@ -5,7 +5,8 @@ Run as a script, a bot that misbehaves at the level of the process (it answers `
 then): ``python tests/referee_bots.py MODE [PIDFILE]`` with MODE ``hang`` (never answers),
 ``crash`` (exits), ``not-json``, ``huge`` (a line longer than the referee reads), ``spawn``
 (starts a child that sleeps, writes both process IDs to PIDFILE, and hangs), ``wrong-answer``
-(answers decide with ``{"ok": true}``).
+(answers decide with ``{"ok": true}``), ``bad-utf8`` (bytes that are no UTF-8), ``deep``
+(JSON nested deeper than a parser recurses).
 """
 
 from __future__ import annotations
@@ -239,6 +240,11 @@ def _raw(mode: str, pidfile: str | None) -> None:
         time.sleep(3600)
     elif mode == "wrong-answer":
         print(json.dumps({"ok": True}), flush=True)
+    elif mode == "bad-utf8":
+        sys.stdout.buffer.write(b'{"decision": "\xff\xfe"}\n')
+        sys.stdout.flush()
+    elif mode == "deep":
+        print("[" * 20_000 + "]" * 20_000, flush=True)
     sys.stdin.readline()
 
 
