@@ -347,3 +347,20 @@ def test_docstring_examples(module):
 
     failures, tried = doctest.testmod(importlib.import_module(module))
     assert tried and failures == 0
+
+
+def test_a_bot_that_reads_nothing_cannot_block_the_referee():
+    """A request larger than the pipe holds, to a bot that never reads: lost on time, not a
+    referee stuck in its write."""
+    from hanamikoji.oracle.core import referee
+
+    seat = referee._Process(BotSpec("deaf", argv=(sys.executable, "-c",
+                                                  "import time; time.sleep(3600)")))
+    game = get("hanamikoji")
+    with pytest.raises(referee._Fault) as fault:
+        try:
+            seat.start({**new_game_request(game, game.configure(), 0, 1), "pad": "x" * 2_000_000},
+                       Limits(start=0.3))
+        finally:
+            seat.close()
+    assert fault.value.kind == "time"

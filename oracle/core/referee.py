@@ -162,11 +162,8 @@ class _Process:
     def _exchange(self, message: dict[str, Any], seconds: float, op: str) -> tuple[Any, float]:
         assert self.process is not None and self.process.stdin is not None
         begun = time.monotonic()
-        try:
-            self.process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise _Fault("crash", f"the bot's process ended before {op}") from None
+        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+        self._send(data, begun + seconds, op)
         line = self._line(begun + seconds, op)
         spent = time.monotonic() - begun
         try:
@@ -174,6 +171,26 @@ class _Process:
         except (ValueError, RecursionError):
             raise _Fault("malformed", f"the answer to {op} is not one JSON value",
                          answer=_cut(line)) from None
+
+    def _send(self, data: bytes, deadline: float, op: str) -> None:
+        """Write ``data`` to the bot's input as it reads it, against the clock: a bot that
+        does not read its input cannot block the referee once the pipe is full."""
+        assert self.process is not None and self.process.stdin is not None
+        fd = self.process.stdin.fileno()
+        os.set_blocking(fd, False)
+        view = memoryview(data)
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_WRITE)
+            while view:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise _Fault("time", f"the bot did not read the {op} request in time")
+                try:
+                    view = view[os.write(fd, view):]
+                except BlockingIOError:
+                    continue
+                except OSError:  # EPIPE: the process has gone, or closed its input
+                    raise _Fault("crash", f"the bot's process ended before {op}") from None
 
     def _line(self, deadline: float, op: str) -> bytes:
         assert self.process is not None and self.process.stdout is not None
