@@ -213,3 +213,16 @@ def test_bad_usage_is_one_line_and_exit_2(words, message):
     result = run("tournament", *words)
     assert result.returncode == 2
     assert message in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_progress_on_a_terminal_only():
+    """On a terminal, stderr shows the games played of the schedule's and the forfeits so far;
+    stdout is the same table either way (no progress in a pipe: the determinism test)."""
+    sys.path.insert(0, str(TESTS))
+    from test_cli_rough_edges import _on_a_terminal
+
+    argv = ["tournament", "random", "heuristic", "--deals", "300", "--seed", "2"]
+    code, out, terminal = _on_a_terminal(argv)
+    assert code == 0 and "playing" in terminal and "/600" in terminal, terminal
+    assert "forfeits" in terminal and "games/s" in terminal
+    assert out == run(*argv).stdout
