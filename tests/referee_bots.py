@@ -201,6 +201,13 @@ class SabantoEmpty(Misbehaving):
         return None
 
 
+class FlipOffTheBoard(Misbehaving):
+    """Flips a space the board does not have (MK-COMP-5)."""
+
+    def wrong(self, request: Request) -> Any:
+        return {"kind": "flip", "space": len(request.view["board"]) + 20}
+
+
 class MaikoGarbage(Misbehaving):
     """Answers words (malformed; no rule)."""
 

@@ -101,13 +101,14 @@ MAIKO_WAYS = [
     (B.StopsNoVisit, "illegal", "MK-TUTOR-ONESAN-1"),
     (B.SweepsNoRow, "illegal", "MK-ROW-3"),
     (B.SabantoEmpty, "illegal", "MK-TUTOR-3"),
+    (B.FlipOffTheBoard, "malformed", "MK-COMP-5"),
     (B.MaikoGarbage, "malformed", None),
 ]
 
 
 @pytest.mark.parametrize("cls, kind, rule", MAIKO_WAYS, ids=lambda x: getattr(x, "__name__", str(x)))
 @pytest.mark.parametrize("players, seat", [(2, 1), (3, 2), (4, 0)])
-@checks("MK-FLIP-2", "MK-TURN-2", "MK-TUTOR-ONESAN-1", "MK-ROW-3", "MK-TUTOR-3")
+@checks("MK-FLIP-2", "MK-TURN-2", "MK-TUTOR-ONESAN-1", "MK-ROW-3", "MK-TUTOR-3", "MK-COMP-5")
 def test_maiko_illegal_bot_loses_with_the_rule(cls, kind, rule, players, seat):
     bots = [RANDOM] * players
     bots[seat] = BotSpec(cls.__name__, make=cls)
@@ -339,7 +340,7 @@ def test_the_helper_serves_a_game_after_another():
 
 
 @pytest.mark.parametrize("module", ["hanamikoji.oracle.core.bot", "hanamikoji.oracle.core.bot_schema",
-                                    "hanamikoji.oracle.hanamikoji.bot",
+                                    "hanamikoji.oracle.hanamikoji.bot", "hanamikoji.oracle.maiko.bot",
                                     "hanamikoji.oracle.core.tournament"])
 def test_docstring_examples(module):
     import doctest
