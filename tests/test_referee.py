@@ -365,3 +365,30 @@ def test_a_bot_that_reads_nothing_cannot_block_the_referee():
         finally:
             seat.close()
     assert fault.value.kind == "time"
+
+
+def test_ctrl_c_while_one_bot_is_ended_still_ends_the_others(monkeypatch):
+    """Ctrl-C pressed as the first seat's process is being ended: the interrupt comes once every
+    seat is closed, so the second bot's process is ended too."""
+    import signal
+
+    from hanamikoji.oracle.core import referee
+
+    pids: list[int] = []
+    close = referee._Process.close
+
+    def pressed_during_close(self):
+        if self.process is not None:
+            pids.append(self.process.pid)
+        if len(pids) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        close(self)
+
+    monkeypatch.setattr(referee._Process, "close", pressed_during_close)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            judge("hanamikoji", [raw("hang"), raw("hang")], limits=Limits(decision=0.3))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert len(pids) == 2 and all(gone(pid) for pid in pids)

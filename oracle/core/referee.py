@@ -276,8 +276,14 @@ def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, de
                                                    fault.rule, fault.answer))
         return Played(state, game.outcome(state), None)
     finally:
-        for seat in seats:
-            seat.close()
+        # Ctrl-C held back until every seat is closed: an interrupt in the first close must
+        # not leave the others' processes running.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for seat in seats:
+                seat.close()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent: list[float],
