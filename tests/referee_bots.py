@@ -6,7 +6,7 @@ then): ``python tests/referee_bots.py MODE [PIDFILE]`` with MODE ``hang`` (never
 ``crash`` (exits), ``not-json``, ``huge`` (a line longer than the referee reads), ``spawn``
 (starts a child that sleeps, writes both process IDs to PIDFILE, and hangs), ``wrong-answer``
 (answers decide with ``{"ok": true}``), ``bad-utf8`` (bytes that are no UTF-8), ``deep``
-(JSON nested deeper than a parser recurses).
+(JSON nested deeper than a parser recurses), ``bad-hello`` (a key more in its new_game answer).
 """
 
 from __future__ import annotations
@@ -222,7 +222,8 @@ def _raw(mode: str, pidfile: str | None) -> None:
     hello = sys.stdin.readline()
     if not hello:
         return
-    print(json.dumps({"ok": True}), flush=True)
+    print(json.dumps({"ok": True, "ready": True} if mode == "bad-hello" else {"ok": True}),
+          flush=True)
     if mode == "spawn":
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
         assert pidfile is not None

@@ -170,7 +170,8 @@ def test_a_bot_that_hangs_loses_on_time(game_name, tmp_path):
 
 @pytest.mark.parametrize("mode, kind", [("crash", "crash"), ("not-json", "malformed"),
                                         ("huge", "malformed"), ("wrong-answer", "malformed"),
-                                        ("bad-utf8", "malformed"), ("deep", "malformed")])
+                                        ("bad-utf8", "malformed"), ("deep", "malformed"),
+                                        ("bad-hello", "malformed")])
 @pytest.mark.parametrize("game_name", ["hanamikoji", "maiko"])
 def test_a_bot_that_crashes_or_answers_garbage_loses(game_name, mode, kind):
     played = judge(game_name, [raw(mode), RANDOM])

@@ -148,7 +148,8 @@ class _Process:
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
         answer, _ = self._exchange(hello, limits.start, "new_game")
-        if not (isinstance(answer, dict) and answer.get("ok") is True):
+        if not (isinstance(answer, dict) and answer.get("ok") is True
+                and set(answer) <= {"ok", "name"} and isinstance(answer.get("name", ""), str)):
             raise _Fault("malformed", 'the answer to new_game is not {"ok": true}',
                          answer=_cut(json.dumps(answer)))
 

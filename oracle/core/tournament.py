@@ -335,7 +335,8 @@ def run(args: argparse.Namespace) -> int:
     report = {
         "game": game.name, "options": game.options_of(config), "seed": args.seed,
         "deals": args.deals, "games": len(results),
-        "limits": {"decision": args.decision_time, "game": args.game_time},
+        "limits": {"decision": args.decision_time, "game": args.game_time,
+                   "start": args.start_time},
         "standings": [s.to_json() for s in standings(names, results)],
         "forfeits": [{"game": r.index, **r.to_json(names)["forfeit"]}
                      for r in results if r.forfeit is not None],
