@@ -226,3 +226,13 @@ def test_progress_on_a_terminal_only():
     assert code == 0 and "playing" in terminal and "/600" in terminal, terminal
     assert "forfeits" in terminal and "games/s" in terminal
     assert out == run(*argv).stdout
+
+
+@pytest.mark.parametrize("game_name", ["hanamikoji", "maiko"])
+def test_schema_bot_prints_the_bot_protocols_schema(game_name):
+    from hanamikoji.oracle.core.bot_schema import bot_schema
+
+    done = run("schema", "--bot", "--game", game_name)
+    assert done.returncode == 0 and json.loads(done.stdout) == bot_schema(get(game_name))
+    both = run("schema", "--bot", "--protocol")
+    assert both.returncode == 2 and "not allowed with" in both.stderr
