@@ -38,6 +38,14 @@ def test_a_course_module_plays_whole_games():
     assert course["games"] == 4 and course["forfeits"] == 0 and report["forfeits"] == []
 
 
+def test_a_webassembly_glue_module_plays_whole_games():
+    """tests/js/t3-wasm-glue.mjs instantiates a WebAssembly module at import (top-level await)
+    and calls it for each answer: the shim serves it as it is."""
+    report = tournament("random", f"wasm={SHIM} {ROOT / 'tests' / 'js' / 't3-wasm-glue.mjs'}")
+    wasm = next(s for s in report["standings"] if s["bot"] == "wasm")
+    assert wasm["games"] == 4 and wasm["forfeits"] == 0 and report["forfeits"] == []
+
+
 @checks("ACT-SECRET-1")
 def test_a_course_module_that_plays_a_secret_of_two_cards_loses_each_game():
     """tests/buaa/wrong.mjs answers 1AB where a secret is one card, which the course's own
