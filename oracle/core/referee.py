@@ -243,8 +243,7 @@ def _seat(spec: BotSpec) -> _InProcess | _Process:
 
 
 def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, deal: int,
-         bot_seeds: Sequence[int], limits: Limits = Limits(),
-         on_start: Callable[[], None] | None = None) -> Played:
+         bot_seeds: Sequence[int], limits: Limits = Limits()) -> Played:
     """Play one game: ``bots[p]`` in seat ``p``, chance drawn from deal ``deal`` of
     ``deal_seed``, seat ``p``'s bot seeded ``bot_seeds[p]``. Every bot process is ended before
     this returns or raises (Ctrl-C included)."""
@@ -263,8 +262,6 @@ def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, de
             except _Fault as fault:
                 return Played(state, None, Forfeit(p, fault.kind, fault.message, fault.rule,
                                                    fault.answer))
-        if on_start is not None:
-            on_start()
         while not game.is_terminal(state):
             player = game.current_player(state)
             if player == CHANCE:
@@ -296,7 +293,7 @@ def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent:
         raise _Fault("time", "its time for the game is spent")
     answer, took = seat.ask(decide_request(game, state, player, player), seconds)
     spent[player] += took
-    shown = _cut(answer if isinstance(answer, str) else json.dumps(answer))
+    shown = _cut(answer if isinstance(answer, str) else json.dumps(answer, default=repr))
     try:
         decision = extension.read_decision(state, answer)
     except GameError as error:

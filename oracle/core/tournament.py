@@ -100,15 +100,16 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def play_unit(tournament: Tournament, index: int, schedule: Sequence[Any] | None = None,
-              on_start: Any = None) -> GameResult:
-    """Game ``index`` of ``tournament``'s schedule, played."""
+def play_unit(tournament: Tournament, index: int,
+              schedule: Sequence[Any] | None = None) -> GameResult:
+    """Game ``index`` of ``tournament``'s schedule, played (``schedule``: the tournament's,
+    when the caller has it already)."""
     game, config = tournament.game_and_config()
     seating, deal = (schedule or tournament.schedule())[index]
     played = play(game, config, [tournament.bots[b] for b in seating],
                   deal_seed=tournament.seed, deal=deal,
                   bot_seeds=[bot_seed(tournament.seed, index, p) for p in range(len(seating))],
-                  limits=tournament.limits, on_start=on_start)
+                  limits=tournament.limits)
     winners = played.winners(len(seating))
     if played.forfeit is not None:
         history = [game.decision_to_json(d) for d in game.history(played.state)]
