@@ -18,8 +18,8 @@ import pytest
 from hanamikoji.cli.main import main
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.referee import BotSpec
-from hanamikoji.oracle.core.tournament import (Tournament, bradley_terry, play_unit, standings,
-                                               wilson)
+from hanamikoji.oracle.core.tournament import (GameResult, Tournament, bradley_terry, play_unit,
+                                               standings, wilson)
 
 TESTS = pathlib.Path(__file__).resolve().parent
 HANAMIKOJI = [sys.executable, "-m", "hanamikoji"]
@@ -162,6 +162,8 @@ def test_standings_count_every_seat_of_every_game():
     assert (rows["h"].rating > rows["r"].rating) == (rows["h"].wins > rows["r"].wins)
     again = [play_unit(tournament, i) for i in reversed(range(len(schedule)))][::-1]
     assert again == results  # a unit is a function of the tournament and its index
+    shipped = [GameResult.from_unit_json(json.loads(json.dumps(r.unit_json()))) for r in results]
+    assert shipped == results  # as a worker would send it back
 
 
 def _random():

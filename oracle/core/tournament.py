@@ -84,7 +84,20 @@ class GameResult:
     forfeit: dict[str, Any] | None
     game: dict[str, Any]
 
+    def unit_json(self) -> dict[str, Any]:
+        """The whole result as JSON, for a unit played elsewhere (a worker, a shard's file):
+        :meth:`from_unit_json` reads it back equal."""
+        return {"index": self.index, "deal": self.deal, "seating": list(self.seating),
+                "winners": list(self.winners), "reason": self.reason, "forfeit": self.forfeit,
+                "game": self.game}
+
+    @classmethod
+    def from_unit_json(cls, obj: dict[str, Any]) -> GameResult:
+        return cls(obj["index"], obj["deal"], tuple(obj["seating"]), tuple(obj["winners"]),
+                   obj["reason"], obj["forfeit"], obj["game"])
+
     def to_json(self, names: Sequence[str]) -> dict[str, Any]:
+        """The game's line of ``games.jsonl``, naming the bots."""
         out: dict[str, Any] = {"game": self.index, "deal": self.deal,
                                "bots": [names[b] for b in self.seating],
                                "winners": list(self.winners), "reason": self.reason}
