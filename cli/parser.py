@@ -276,9 +276,13 @@ def _convert(convert: argparse.ArgumentParser) -> None:
 def _schema(schema: argparse.ArgumentParser) -> None:
     schema.add_argument("--game", default=None, metavar="NAME",
                         help="the game (default: the registry's default; see 'hanamikoji games')")
-    schema.add_argument("--protocol", action="store_true",
-                        help="print the JSON Schema of every message of the diff protocol for the "
-                             "game instead (requests and answers, both protocol versions)")
+    which = schema.add_mutually_exclusive_group()
+    which.add_argument("--protocol", action="store_true",
+                       help="print the JSON Schema of every message of the diff protocol for the "
+                            "game instead (requests and answers, both protocol versions)")
+    which.add_argument("--bot", action="store_true",
+                       help="print the JSON Schema of every message of the bot protocol of "
+                            "'tournament' for the game instead (docs/tournament.md)")
     schema.set_defaults(handler="hanamikoji.oracle.core.validate:print_schema")
 
 
@@ -357,6 +361,32 @@ def _diff(diff: argparse.ArgumentParser) -> None:
     diff.set_defaults(handler="hanamikoji.oracle.core.diff_campaign:run")
 
 
+def _tournament(tournament: argparse.ArgumentParser) -> None:
+    tournament.add_argument("bots", nargs="+", metavar="BOT",
+                            help="a built-in bot (random; for hanamikoji also heuristic), run "
+                                 "in this process, or a command speaking the bot protocol "
+                                 "(quoted: 'node bot.mjs'); NAME=BOT names it in the standings")
+    tournament.add_argument("--deals", type=_positive, default=10,
+                            help="deals each group of bots plays, from every seating (default 10)")
+    tournament.add_argument("--seed", type=_seed, default=0,
+                            help="the seed of the whole schedule (default 0)")
+    _variant(tournament)
+    tournament.add_argument("--decision-time", type=_query_seconds, default=2.0, metavar="S",
+                            help="seconds a bot has for each decision (default 2)")
+    tournament.add_argument("--game-time", type=_query_seconds, default=60.0, metavar="S",
+                            help="seconds a bot has for all its decisions of a game (default 60)")
+    tournament.add_argument("--start-time", type=_query_seconds, default=10.0, metavar="S",
+                            help="seconds a bot process has to start and answer new_game "
+                                 "(default 10)")
+    tournament.add_argument("--out", type=path, metavar="DIR",
+                            help="write every game: records.jsonl (each finished game's "
+                                 "record) and games.jsonl (each game's seats, result and any "
+                                 "forfeit); the folder is replaced whole")
+    tournament.add_argument("--json", action="store_true",
+                            help="print the standings as one JSON object")
+    tournament.set_defaults(handler="hanamikoji.oracle.core.tournament:run")
+
+
 #: Every sub-command, in the order ``hanamikoji --help`` lists them: its one-line help and the
 #: function that declares its arguments.
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -377,6 +407,8 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
                _schema),
     "vectors": ("write a game's conformance vectors (JSON files)", _vectors),
     "perft": ("count the decision sequences from a position, at each depth", _perft),
+    "tournament": ("play bots against each other: a double round-robin judged by the "
+                   "referee (docs/tournament.md)", _tournament),
     "diff": ("compare another engine with the reference, step by step (-- COMMAND...)", _diff),
     "spec": ("questions about the games' rules texts (spec/)", _spec),
     "query": ("answer one question about the rules with the z3 model", _query),

@@ -115,3 +115,18 @@ def test_workers_give_the_same_games_as_one_process(tmp_path):
         texts.append(path.read_text())
     assert reports[0] == reports[1]
     assert texts[0] == texts[1] and texts[0].count("\n") == 450
+
+
+def test_validate_imports_only_what_judging_a_record_needs(tmp_path):
+    """A bot arena validates each game as it ends, so the command's start is most of the time:
+    validating a record imports neither the random source, nor the package's data files, nor the
+    engine's board display and resampler, nor the other game."""
+    record = tmp_path / "one.jsonl"
+    assert run("simulate", "--games", "1", "--records", str(record)).returncode == 0
+    unused = ("random", "importlib.resources", "hanamikoji.engine.hanamikoji.display",
+              "hanamikoji.engine.hanamikoji.resample", "hanamikoji.engine.maiko")
+    code = ("import sys; from hanamikoji.cli.main import main; "
+            f"code = main(['validate', {str(record)!r}]); "
+            f"print(code, [m for m in {unused!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "0 []"

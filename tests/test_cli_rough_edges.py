@@ -147,25 +147,31 @@ def test_huge_games_run_in_flat_memory_until_ctrl_c(tmp_path, workers):
     records = tmp_path / "games.jsonl"
     process = subprocess.Popen([*COMMAND, "simulate", "--games", "9" * 20, "--workers", workers,
                                 "--records", str(records)], cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300  # generous: only so that a hang fails
-    # games written to the records file (its buffer flushed at least once): some finished, so
-    # the summary below is of some games whatever the machine's load (a 1 s sleep was not)
-    while not [p for p in tmp_path.glob(".hanamikoji-*.tmp") if p.stat().st_size]:
-        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-        time.sleep(0.05)
-    peak = _peak_kib(process.pid)  # this command and its workers, measured while they run
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=300)  # generous: only so that a hang fails
-    assert process.returncode == 130, (out, err)
-    found = re.fullmatch(r"hanamikoji simulate: interrupted after ([\d,]+) of "
-                         r"99,999,999,999,999,999,999 games \(the summary is of those; no "
-                         r"records written\)\n", err)
-    assert found, err
-    finished = int(found.group(1).replace(",", ""))
-    assert finished > 0 and out.startswith(f"{finished} games of hanamikoji")
-    assert "Traceback" not in err
-    assert not records.exists() and not list(tmp_path.glob(".hanamikoji-*"))
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300  # generous: only so that a hang fails
+        # games written to the records file (its buffer flushed at least once): some finished, so
+        # the summary below is of some games whatever the machine's load (a 1 s sleep was not)
+        while not [p for p in tmp_path.glob(".hanamikoji-*.tmp") if p.stat().st_size]:
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.05)
+        peak = _peak_kib(process.pid)  # this command and its workers, measured while they run
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=300)  # generous: only so that a hang fails
+        assert process.returncode == 130, (out, err)
+        found = re.fullmatch(r"hanamikoji simulate: interrupted after ([\d,]+) of "
+                             r"99,999,999,999,999,999,999 games \(the summary is of those; no "
+                             r"records written\)\n", err)
+        assert found, err
+        finished = int(found.group(1).replace(",", ""))
+        assert finished > 0 and out.startswith(f"{finished} games of hanamikoji")
+        assert "Traceback" not in err
+        assert not records.exists() and not list(tmp_path.glob(".hanamikoji-*"))
+    finally:  # a failed assertion leaves no endless simulation behind, nor its workers
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert peak < 300 * 1024, f"{peak} KiB"
 
 

@@ -56,3 +56,16 @@ def test_performance_doc_leaf_counts_are_perft_counts():
     counts = perft(round_start(seeded_deal(0)), 12)
     for depth, leaves in rows:
         assert counts[int(depth)] == int(leaves.replace(",", ""))
+
+
+def test_the_test_command_ends_with_the_lint_and_type_check_the_architecture_doc_shows():
+    """docs/architecture.md shows how to run the lint and the type check alone; the README's
+    one-line test command (what CI runs) runs both, as written there."""
+    readme = (DOCS.parent / "README.md").read_text()
+    command = re.search(r"<!-- test-command -->\n```\n(.*)\n```\n<!-- /test-command -->",
+                        readme).group(1)
+    shown = re.search(r"## Lint and types\n.*?```\n(.*?)```", (DOCS / "architecture.md").read_text(),
+                      re.S).group(1).splitlines()
+    assert shown == ["ruff check .", "python dev/typecheck.py"]
+    assert command.endswith(" && " + " && ".join(shown))
+    assert (DOCS.parent / "dev" / "typecheck.py").is_file()

@@ -188,3 +188,34 @@ def test_turns_and_result_of_the_wrong_type_are_malformed(where: str, value, pat
     with pytest.raises(MalformedRecordError) as caught:
         parse_record(record)
     assert caught.value.path == path, str(caught.value)
+
+
+@checks("END-2", "END-3", "END-4")
+def test_goal_result_is_the_rule_read_with_the_counting_helpers() -> None:
+    """END-2..4 on every row of markers (each geisha in the centre or on either side) and every
+    pair of goals: the one-pass count of ``goal_result`` says what the rule says when read with
+    :func:`geisha_count` and :func:`charm`, which count each side on their own."""
+    import itertools
+
+    from hanamikoji.engine.hanamikoji.rules import Reason, Result, charm, geisha_count
+
+    def by_the_rule(rules: Rules, markers: tuple) -> Result | None:
+        geisha = [geisha_count(markers, p) >= rules.geisha_goal for p in (0, 1)]
+        charmed = [charm(markers, p) >= rules.charm_goal for p in (0, 1)]
+        reached = [p for p in (0, 1) if geisha[p] or charmed[p]]
+        if len(reached) == 2:
+            return Result(charmed.index(True), Reason.CHARM_OVER_GEISHA)
+        if reached:
+            return Result(reached[0], Reason.CHARM if charmed[reached[0]] else Reason.GEISHA)
+        return None
+
+    rows = list(itertools.product((None, 0, 1), repeat=len(C.CHARM)))
+    assert len(rows) == 3 ** 7
+    seen = set()
+    for rules in (Rules("x"), Rules("x", geisha_goal=5, charm_goal=12),
+                  Rules("x", geisha_goal=7, charm_goal=21), Rules("x", geisha_goal=4, charm_goal=19)):
+        for markers in rows:
+            result = rules.goal_result(markers)
+            assert result == by_the_rule(rules, markers), (rules, markers)
+            seen.add(None if result is None else result.reason)
+    assert seen == {None, Reason.GEISHA, Reason.CHARM, Reason.CHARM_OVER_GEISHA}

@@ -19,15 +19,17 @@ properties) is the core's.
 from __future__ import annotations
 
 import abc
-import pathlib
-import random
 import re
-from typing import Any, ClassVar, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, Sequence
 
 import attrs
 
 from .codec import dumps
 from .errors import GameError, InvalidActionError, OptionError
+
+if TYPE_CHECKING:  # annotations only: a command's start imports neither
+    import pathlib
+    import random
 
 #: ``current_player`` at a chance node and at the end of the game (OpenSpiel's values).
 CHANCE = -1

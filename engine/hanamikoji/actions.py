@@ -55,21 +55,36 @@ def _card(value: object, what: str = "card") -> int:
     return value
 
 
-def _cards(n: int, what: str):
-    def convert(value: object) -> tuple[int, ...]:
-        if not isinstance(value, (tuple, list)) or len(value) != n:
-            raise InvalidActionError(f"{what} must be {n} geisha numbers, not {value!r}", "COMP-2")
-        return tuple(sorted(_card(v, f"a card of {what}") for v in value))
-    return convert
+def _cards(value: object, n: int, what: str) -> tuple[int, ...]:
+    if not isinstance(value, (tuple, list)) or len(value) != n:
+        raise InvalidActionError(f"{what} must be {n} geisha numbers, not {value!r}", "COMP-2")
+    return tuple(sorted(_card(v, f"a card of {what}") for v in value))
+
+
+# The converters, one named function each (attrs' type checking follows named converters).
+
+
+def _trade_off(value: object) -> tuple[int, int]:
+    a, b = _cards(value, 2, "a trade-off")
+    return (a, b)
+
+
+def _gift(value: object) -> tuple[int, int, int]:
+    a, b, c = _cards(value, 3, "a gift")
+    return (a, b, c)
+
+
+def _set(value: object) -> tuple[int, int]:
+    a, b = _cards(value, 2, "a competition set")
+    return (a, b)
 
 
 def _pairs(value: object) -> tuple[tuple[int, int], tuple[int, int]]:
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         raise InvalidActionError(
             f"a competition must be two sets of 2 cards, not {value!r}", "ACT-COMP-1")
-    pair = _cards(2, "a competition set")
-    a, b = sorted(pair(v) for v in value)
-    return (a, b)  # type: ignore[return-value]
+    a, b = sorted(_set(v) for v in value)
+    return (a, b)
 
 
 @functools.total_ordering
@@ -82,7 +97,8 @@ class _Decision:
         return (self._rank, self._fields())
 
     def _fields(self) -> tuple:
-        return attrs.astuple(self, recurse=False)
+        """The fields that order decisions of one kind (each kind says which)."""
+        raise NotImplementedError
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, _Decision):
@@ -110,7 +126,7 @@ class Secret(_Decision):
 class TradeOff(_Decision):
     """ACT-TRADE-1: two cards face down, not scored."""
 
-    cards: tuple[int, int] = attrs.field(converter=_cards(2, "a trade-off"))
+    cards: tuple[int, int] = attrs.field(converter=_trade_off)
     kind: ClassVar[ActionKind] = ActionKind.TRADE_OFF
     _rank: ClassVar[int] = 1
 
@@ -122,7 +138,7 @@ class TradeOff(_Decision):
 class Gift(_Decision):
     """ACT-GIFT-1: three cards face up; the opponent takes one (ACT-GIFT-2)."""
 
-    cards: tuple[int, int, int] = attrs.field(converter=_cards(3, "a gift"))
+    cards: tuple[int, int, int] = attrs.field(converter=_gift)
     kind: ClassVar[ActionKind] = ActionKind.GIFT
     _rank: ClassVar[int] = 2
 
@@ -165,7 +181,7 @@ class GiftPick(_Decision):
 class CompetitionPick(_Decision):
     """ACT-COMP-2: the opponent takes the set ``pair`` from the pending competition."""
 
-    pair: tuple[int, int] = attrs.field(converter=_cards(2, "a competition set"))
+    pair: tuple[int, int] = attrs.field(converter=_set)
     _rank: ClassVar[int] = 5
 
     def _fields(self) -> tuple:
@@ -173,7 +189,7 @@ class CompetitionPick(_Decision):
 
 
 def _hand(value: object) -> tuple[int, ...]:
-    return _cards(6, "a hand")(value)
+    return _cards(value, 6, "a hand")
 
 
 def _hands(value: object) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -200,6 +216,9 @@ class Deal(_Decision):
     hands: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(converter=_hands)
     draws: tuple[int, ...] = attrs.field(converter=_draws)
     _rank: ClassVar[int] = -1
+
+    def _fields(self) -> tuple:
+        return (self.removed, self.hands, self.draws)
 
     @classmethod
     def checked(cls, removed: int, hands: Any, draws: Any) -> "Deal":

@@ -238,7 +238,8 @@ def parse_deal(obj: Any, path: str = "$") -> Deal:
     return Deal(removed, parsed, draws)
 
 
-_ACTIONS = {"secret": (Secret, 1), "trade-off": (TradeOff, 2), "gift": (Gift, 3)}
+_ACTIONS: dict[str, tuple[type[Secret | TradeOff | Gift], int]] = {
+    "secret": (Secret, 1), "trade-off": (TradeOff, 2), "gift": (Gift, 3)}
 
 
 def parse_decision(obj: Any, path: str = "$") -> Decision:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import functools
 import operator
-import random
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import attrs
 
@@ -39,6 +39,9 @@ from .actions import (
 from .cards import EMPTY, FULL_DECK, NUM_GEISHA, Cards
 from .errors import IllegalActionError, InvalidActionError
 from .rules import STANDARD, Markers, Result, Rules
+
+if TYPE_CHECKING:  # annotations only: validate's start does without it
+    import random
 
 #: ``current_player`` at a chance node (the deal) and at the end of the game (OpenSpiel's values).
 CHANCE = -1
@@ -129,9 +132,14 @@ def current_player(state: State) -> int:
 
 def random_deal(rng: random.Random) -> Deal:
     """DEAL-1..4: shuffle the 21 cards, remove one, deal six each, the rest is the deck."""
-    deck = list(C.cards_of(FULL_DECK))
+    deck = list(_CARDS)
     rng.shuffle(deck)
-    return Deal(removed=deck[0], hands=(deck[1:7], deck[7:13]), draws=deck[13:])
+    # The 21 cards are geisha numbers already: the checks of Deal's converters would find
+    # nothing (a property compares the two constructions).
+    return Deal.checked(deck[0], (deck[1:7], deck[7:13]), deck[13:])
+
+
+_CARDS = C.cards_of(FULL_DECK)
 
 
 # --- legal decisions -----------------------------------------------------------------------
@@ -151,8 +159,9 @@ def _by_pairs(competition: Competition) -> tuple:
 
 
 # One object per distinct action, shared by every menu that offers it.
-_SINGLE = {ActionKind.SECRET: functools.cache(lambda cards: Secret(cards[0])),
-           ActionKind.TRADE_OFF: functools.cache(TradeOff), ActionKind.GIFT: functools.cache(Gift)}
+_SINGLE: dict[ActionKind, Callable[[tuple[int, ...]], Action]] = {
+    ActionKind.SECRET: functools.cache(lambda cards: Secret(cards[0])),
+    ActionKind.TRADE_OFF: functools.cache(TradeOff), ActionKind.GIFT: functools.cache(Gift)}
 
 
 @functools.cache
@@ -349,8 +358,10 @@ def _end_turn(state: State, changes: dict) -> State:
     return _score(_with(state, changes))
 
 
-_HANDLERS = {Deal: _deal, Secret: _act, TradeOff: _act, Gift: _act, Competition: _act,
-             GiftPick: _respond, CompetitionPick: _respond}
+# Each handler takes the decisions of the types it is listed under.
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    Deal: _deal, Secret: _act, TradeOff: _act, Gift: _act, Competition: _act,
+    GiftPick: _respond, CompetitionPick: _respond}
 
 
 def score_markers(markers: Markers, side0: Cards, side1: Cards) -> Markers:
@@ -441,12 +452,12 @@ def observed_turn(action: Action, mover: int, player: int) -> ObservedTurn:
     """INFO-2, ACT-SECRET-2, ACT-TRADE-2: ``mover``'s action as ``player`` sees it: a secret or
     a trade-off is face down, so its cards are hidden from the opponent (None)."""
     if isinstance(action, Competition):
-        shown: object = action.pairs
+        shown: tuple[int, ...] | tuple[tuple[int, int], tuple[int, int]] | None = action.pairs
     elif isinstance(action, Gift) or mover == player:
         shown = action.cards
     else:
         shown = None
-    return ObservedTurn(mover, action.kind, shown)  # type: ignore[arg-type]
+    return ObservedTurn(mover, action.kind, shown)
 
 
 def observe(state: State, player: int) -> View:
@@ -494,6 +505,25 @@ def replay(decisions: tuple[Decision, ...] | list[Decision], rules: Rules = STAN
 _DEAL, _ACTION, _RESPONSE, _OVER = Phase.DEAL, Phase.ACTION, Phase.RESPONSE, Phase.OVER
 _SECRET, _TRADE_OFF = ActionKind.SECRET, ActionKind.TRADE_OFF
 
+_T = TypeVar("_T")
+
+
+def _two(pair: list[_T]) -> tuple[_T, _T]:
+    """A Draft's list of two (one per player) as the State's pair."""
+    return (pair[0], pair[1])
+
+
+#: A hand of six as counts; hands are sorted tuples, a few thousand distinct ones.
+_hand_counts = functools.cache(C.counts)
+
+
+@functools.cache
+def _grouped(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``cards`` as (geisha, how many) pairs in geisha order: what a hand must hold to play
+    them, checked geisha by geisha."""
+    played = C.counts(cards)
+    return tuple((g, n) for g, n in enumerate(played) if n)
+
 
 class Draft:
     """A game being played, mutable, for the length of a random playout or a record replay;
@@ -501,12 +531,16 @@ class Draft:
     applies a decision in place with the rules and errors of :func:`apply`, which stays the plain
     immutable path (and the reference a property checks this against at every step:
     tests/properties/test_fast_engines.py). On an error the draft is unchanged.
+
+    Where a State has 7-tuples of counts, the draft has lists of 7 counts, changed card by card
+    (a secret is one ``+= 1``, not a new tuple).
     """
 
     __slots__ = ("rules", "first_player", "round", "phase", "turn", "markers", "removed",
                  "hands", "deck", "used", "secrets", "trade_offs", "sides", "pending", "scores",
                  "result", "base_history", "history")
-    # The fields of a State, the tuples the draft changes in place as lists.
+    # The fields of a State: the pairs of card multisets as two lists of counts each, the pair
+    # of used markers as a list.
     rules: Rules
     first_player: int
     round: int
@@ -514,12 +548,12 @@ class Draft:
     turn: int
     markers: Markers
     removed: int | None
-    hands: list[Cards]
+    hands: list[list[int]]
     deck: tuple[int, ...]
     used: list[tuple[ActionKind, ...]]
-    secrets: list[Cards]
-    trade_offs: list[Cards]
-    sides: list[Cards]
+    secrets: list[list[int]]
+    trade_offs: list[list[int]]
+    sides: list[list[int]]
     pending: Gift | Competition | None
     scores: tuple[RoundScore, ...]
     result: Result | None
@@ -536,12 +570,12 @@ class Draft:
         d.turn = s.turn
         d.markers = s.markers
         d.removed = s.removed
-        d.hands = list(s.hands)
+        d.hands = [list(s.hands[0]), list(s.hands[1])]
         d.deck = s.deck
         d.used = list(s.used)
-        d.secrets = list(s.secrets)
-        d.trade_offs = list(s.trade_offs)
-        d.sides = list(s.sides)
+        d.secrets = [list(s.secrets[0]), list(s.secrets[1])]
+        d.trade_offs = [list(s.trade_offs[0]), list(s.trade_offs[1])]
+        d.sides = [list(s.sides[0]), list(s.sides[1])]
         d.pending = s.pending
         d.scores = s.scores
         d.result = s.result
@@ -551,10 +585,11 @@ class Draft:
 
     def freeze(self) -> State:
         history = self.base_history + tuple(self.history) if self.history else self.base_history
+        h, s, t, w = self.hands, self.secrets, self.trade_offs, self.sides
         return State(self.rules, self.first_player, self.round, self.phase, self.turn,
-                     self.markers, self.removed, tuple(self.hands), self.deck, tuple(self.used),
-                     tuple(self.secrets), tuple(self.trade_offs), tuple(self.sides),
-                     self.pending, self.scores, self.result, history)
+                     self.markers, self.removed, (tuple(h[0]), tuple(h[1])), self.deck,
+                     _two(self.used), (tuple(s[0]), tuple(s[1])), (tuple(t[0]), tuple(t[1])),
+                     (tuple(w[0]), tuple(w[1])), self.pending, self.scores, self.result, history)
 
     @property
     def active(self) -> int:
@@ -565,45 +600,36 @@ class Draft:
         """``legal_actions`` of the state this draft stands for."""
         if self.phase is _ACTION:
             player = (self.first_player + self.round + self.turn) % 2
-            return action_menu(self.hands[player], _unused(self.used[player]))
+            return action_menu(tuple(self.hands[player]), _unused(self.used[player]))
         if self.phase is _RESPONSE:
             return _responses(self.pending)
         return ()
 
     def play(self, decision: Decision) -> None:
         """Apply ``decision`` in place (the rules and errors of :func:`apply`)."""
-        phase = self.phase
-        if phase is _OVER:
-            raise IllegalActionError("the game is over: no decision follows the end", "END-2")
-        kind = type(decision)
-        if kind not in _HANDLERS:
+        step = _STEPS.get(type(decision))
+        if step is None or self.phase is _OVER:
+            if self.phase is _OVER:
+                raise IllegalActionError("the game is over: no decision follows the end",
+                                         "END-2")
             raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
-        if kind is Deal:
-            if phase is not _DEAL:
-                raise IllegalActionError(
-                    f"round {self.round} is already dealt; a deal comes only at the start of a "
-                    "round", "DEAL-1")
-            self._deal(decision)  # type: ignore[arg-type]
-        elif phase is _DEAL:
-            raise IllegalActionError(
-                f"round {self.round} has not been dealt yet; expected a Deal, got {decision!r}",
-                "DEAL-1")
-        elif kind is GiftPick or kind is CompetitionPick:
-            self._respond(decision)  # type: ignore[arg-type]
-        else:
-            self._act(decision)  # type: ignore[arg-type]
+        step(self, decision)
         self.history.append(decision)
 
     def _deal(self, deal: Deal) -> None:
         """DEAL-1..4, TURN-2, as :func:`_deal`."""
-        found = deal.multiset()
+        if self.phase is not _DEAL:
+            raise IllegalActionError(
+                f"round {self.round} is already dealt; a deal comes only at the start of a "
+                "round", "DEAL-1")
+        first, second = _hand_counts(deal.hands[0]), _hand_counts(deal.hands[1])
+        found = C.add(C.add(first, second), C.counts((deal.removed,) + deal.draws))
         if found != FULL_DECK:
             raise IllegalActionError(
                 f"a deal must hold the 21 item cards {C.describe(FULL_DECK)}, "
                 f"not {C.describe(found)}", "DEAL-1")
-        hands = [C.counts(deal.hands[0]), C.counts(deal.hands[1])]
-        starter = (self.first_player + self.round) % 2
-        hands[starter] = _plus_one(hands[starter], deal.draws[0])  # TURN-2: the first draw
+        hands = [list(first), list(second)]
+        hands[(self.first_player + self.round) % 2][deal.draws[0]] += 1  # TURN-2: the first draw
         self.phase = _ACTION
         self.turn = 0
         self.removed = deal.removed
@@ -612,7 +638,11 @@ class Draft:
 
     def _act(self, action: Action) -> None:
         """TURN-3 and the four actions, as :func:`_act`."""
-        if self.phase is _RESPONSE:
+        if self.phase is not _ACTION:
+            if self.phase is _DEAL:
+                raise IllegalActionError(
+                    f"round {self.round} has not been dealt yet; expected a Deal, got "
+                    f"{action!r}", "DEAL-1")
             raise IllegalActionError(
                 f"player {1 - self.active} must first answer the pending {self.pending!r}",
                 "TURN-4")
@@ -623,57 +653,88 @@ class Draft:
             raise IllegalActionError(
                 f"player {player} has already used their {kind.value} action this round",
                 "TURN-3")
-        played = _played_counts(action.cards)
         hand = self.hands[player]
-        if not C.contains(hand, played):
-            g = next(g for g in C.GEISHA if played[g] > hand[g])
-            what = (f"a card of geisha {g} that is not in their hand" if hand[g] == 0 else
-                    f"{played[g]} cards of geisha {g} but holds {hand[g]}")
-            raise IllegalActionError(
-                f"player {player} plays a {kind.value} with {what} (hand: {C.describe(hand)})",
-                _ACTION_RULE[kind])
-        self.hands[player] = C.sub(hand, played)
-        self.used[player] = used + (kind,)
         if kind is _SECRET:
-            self.secrets[player] = C.add(self.secrets[player], played)
-        elif kind is _TRADE_OFF:
-            self.trade_offs[player] = C.add(self.trade_offs[player], played)
+            card = action.card  # type: ignore[union-attr]
+            if not hand[card]:
+                self._refuse_cards(player, action, hand)
+            hand[card] -= 1
+            self.used[player] = used + (kind,)
+            self.secrets[player][card] += 1
+            self._end_turn()
+            return
+        cards = action.cards
+        for g, n in _grouped(cards):
+            if hand[g] < n:
+                self._refuse_cards(player, action, hand)
+        for g in cards:
+            hand[g] -= 1
+        self.used[player] = used + (kind,)
+        if kind is _TRADE_OFF:
+            trade_off = self.trade_offs[player]
+            for g in cards:
+                trade_off[g] += 1
         else:
             # ACT-GIFT-1, ACT-COMP-1: face up until the opponent answers (TURN-4).
+            assert isinstance(action, (Gift, Competition))  # the two other kinds
             self.phase = _RESPONSE
             self.pending = action
             return
         self._end_turn()
+
+    @staticmethod
+    def _refuse_cards(player: int, action: Action, hand: list[int]) -> None:
+        """ACT-*-1: the error of an action with cards ``hand`` does not hold (those of the
+        first geisha short), as :func:`_act` words it."""
+        kind = action.kind
+        g, n = next((g, n) for g, n in _grouped(action.cards) if hand[g] < n)
+        what = (f"a card of geisha {g} that is not in their hand" if hand[g] == 0 else
+                f"{n} cards of geisha {g} but holds {hand[g]}")
+        raise IllegalActionError(
+            f"player {player} plays a {kind.value} with {what} "
+            f"(hand: {C.describe(tuple(hand))})", _ACTION_RULE[kind])
 
     def _respond(self, pick: GiftPick | CompetitionPick) -> None:
         """ACT-GIFT-2/3, ACT-COMP-2/3, as :func:`_respond` (whose checks and messages it
         shares)."""
         offer = self.pending
         if self.phase is not _RESPONSE or offer is None:
+            if self.phase is _DEAL:
+                raise IllegalActionError(
+                    f"round {self.round} has not been dealt yet; expected a Deal, got "
+                    f"{pick!r}", "DEAL-1")
             rule = "ACT-GIFT-2" if isinstance(pick, GiftPick) else "ACT-COMP-2"
             raise IllegalActionError(f"there is no offer to answer with {pick!r}", rule)
+        player = (self.first_player + self.round + self.turn) % 2  # TURN-1
+        taker = self.sides[1 - player]
+        keeper = self.sides[player]
         if isinstance(offer, Gift):
-            if not isinstance(pick, GiftPick) or pick.card not in offer.cards:
+            if type(pick) is not GiftPick or pick.card not in offer.cards:
                 what = (f"takes geisha {pick.card}, which is not in" if isinstance(pick, GiftPick)
                         else "answers with a competition set to")
                 raise IllegalActionError(
                     f"player {1 - self.active} {what} the gift "
                     f"{C.describe(C.counts(offer.cards))}", "ACT-GIFT-2")
-            taken: tuple[int, ...] = (pick.card,)
+            # ACT-GIFT-3: the opponent's card, the offerer the other two.
+            card = pick.card
+            for g in offer.cards:
+                keeper[g] += 1
+            keeper[card] -= 1
+            taker[card] += 1
         else:
-            if not isinstance(pick, CompetitionPick) or pick.pair not in offer.pairs:
+            if type(pick) is not CompetitionPick or pick.pair not in offer.pairs:
                 what = (f"takes the set {C.describe(C.counts(pick.pair))}, which is not one of"
                         if isinstance(pick, CompetitionPick) else "answers with a gift card to")
                 sets = " and ".join(C.describe(C.counts(p)) for p in offer.pairs)
                 raise IllegalActionError(
                     f"player {1 - self.active} {what} the competition sets {sets}", "ACT-COMP-2")
-            taken = pick.pair
-        player = (self.first_player + self.round + self.turn) % 2  # TURN-1
-        taken_counts = _played_counts(taken)
-        kept = C.sub(_played_counts(offer.cards), taken_counts)
-        sides = self.sides
-        sides[1 - player] = C.add(sides[1 - player], taken_counts)
-        sides[player] = C.add(sides[player], kept)
+            # ACT-COMP-3: the opponent's set, the offerer the other.
+            first, second = offer.pairs
+            taken, kept = (first, second) if pick.pair == first else (second, first)
+            for g in taken:
+                taker[g] += 1
+            for g in kept:
+                keeper[g] += 1
         self.phase = _ACTION
         self.pending = None
         self._end_turn()
@@ -683,16 +744,16 @@ class Draft:
         turn = self.turn + 1
         self.turn = turn
         if turn < TURNS_PER_ROUND:
-            player = (self.first_player + self.round + turn) % 2
-            self.hands[player] = _plus_one(self.hands[player], self.deck[0])
-            self.deck = self.deck[1:]
+            deck = self.deck
+            self.hands[(self.first_player + self.round + turn) % 2][deck[0]] += 1
+            self.deck = deck[1:]
             return
         self._score()
 
     def _score(self) -> None:
         """SCORE-1..3, END-1, then the end or the update (UPDATE-1..4), as :func:`_score`."""
-        side0 = C.add(self.sides[0], self.secrets[0])
-        side1 = C.add(self.sides[1], self.secrets[1])
+        side0 = C.add(self.sides[0], self.secrets[0])  # type: ignore[arg-type]
+        side1 = C.add(self.sides[1], self.secrets[1])  # type: ignore[arg-type]
         markers = score_markers(self.markers, side0, side1)
         self.scores += (RoundScore(self.round, (side0, side1), markers),)
         self.markers = markers
@@ -706,12 +767,18 @@ class Draft:
         self.phase = _DEAL
         self.turn = 0
         self.removed = None
-        self.hands = [EMPTY, EMPTY]
+        self.hands = [list(EMPTY), list(EMPTY)]
         self.deck = ()
         self.used = [(), ()]
-        self.secrets = [EMPTY, EMPTY]
-        self.trade_offs = [EMPTY, EMPTY]
-        self.sides = [EMPTY, EMPTY]
+        self.secrets = [list(EMPTY), list(EMPTY)]
+        self.trade_offs = [list(EMPTY), list(EMPTY)]
+        self.sides = [list(EMPTY), list(EMPTY)]
+
+
+#: The draft's transition for each type of decision.
+_STEPS: dict[type, Callable[[Draft, Any], None]] = {
+    Deal: Draft._deal, Secret: Draft._act, TradeOff: Draft._act, Gift: Draft._act,
+    Competition: Draft._act, GiftPick: Draft._respond, CompetitionPick: Draft._respond}
 
 
 def random_game(rng: random.Random, rules: Rules = STANDARD, first_player: int = 0) -> State:

@@ -14,19 +14,18 @@ tests check, through the interface, at the engine's speed.
 from __future__ import annotations
 
 import json
-import random
-from importlib import resources
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from hanamikoji.engine.core.game import Game, Option, Outcome
 
 from . import cards as C
 from . import game as G
-from .display import render_game
 from .codec import decision_json, decision_text, parse_decision, result_json, view_json
 from .record import FORMAT, read_record, to_record
-from .resample import resample
 from .rules import PRESETS, STANDARD, Rules
+
+if TYPE_CHECKING:  # imported where used: a command's start imports only what it needs
+    import random
 
 
 class Hanamikoji(Game):
@@ -142,9 +141,13 @@ class Hanamikoji(Game):
         return schema_text()
 
     def render(self, state: G.State) -> list[str]:
+        from .display import render_game
+
         return render_game(state)
 
     def render_seen(self, state: G.State, player: int) -> list[str]:
+        from .display import render_game
+
         return render_game(state, player)
 
     # --- checking ---------------------------------------------------------------------------
@@ -174,11 +177,15 @@ class Hanamikoji(Game):
     def resample(self, state: G.State, player: int, rng: random.Random) -> G.State:
         """INFO-1, INFO-2: the cards hidden from ``player`` permuted among the places they
         cannot see, the game replayed (:func:`~.resample.resample`)."""
+        from .resample import resample
+
         return resample(state, player, lambda cards: rng.sample(cards, len(cards)))
 
 
 def schema_text() -> str:
     """spec/hanamikoji/record.schema.json: the JSON Schema of ``hanamikoji-record/1``."""
+    from importlib import resources
+
     return resources.files("hanamikoji.spec.hanamikoji").joinpath(
         "record.schema.json").read_text(encoding="utf-8")
 

@@ -206,7 +206,52 @@ _RESULT_KEYS = frozenset({"winner", "reason"})
 _REASONS = {r.value: r for r in Reason}
 
 
-def _parse_turn(obj: Any, path: str) -> tuple[int, tuple[Decision, ...]]:
+#: Turns already parsed, by their values: (action, player, cards, pick) or (action, player, set,
+#: set, pick), every number an int (a bool or a float never makes a key). Only turns that parsed
+#: are kept, so there are at most some fifteen thousand keys, whatever the file.
+_TURNS: dict[tuple, tuple[int, tuple[Decision, ...]]] = {}
+
+
+def _turn_key(obj: Any) -> tuple | None:
+    """The key of a turn in :data:`_TURNS`, or None for anything but an object of the turn's
+    keys with integers where numbers go (which the checked path then judges)."""
+    if type(obj) is not dict:
+        return None
+    action = obj.get("action")
+    if type(action) is not str or obj.keys() != _TURN_KEYS.get(action):
+        return None
+    player = obj["player"]
+    pick = obj.get("pick", 0)
+    if type(player) is not int or type(pick) is not int:
+        return None
+    if action == "competition":
+        sets = obj["sets"]
+        if type(sets) is not list or len(sets) != 2:
+            return None
+        first, second = sets
+        if (type(first) is not list or type(second) is not list
+                or not _INT.issuperset(map(type, first)) or not _INT.issuperset(map(type, second))):
+            return None
+        return (action, player, tuple(first), tuple(second), pick)
+    cards = obj["cards"]
+    if type(cards) is not list or not _INT.issuperset(map(type, cards)):
+        return None
+    return (action, player, tuple(cards), pick)
+
+
+def _parse_turn(obj: Any, path: str, index: int) -> tuple[int, tuple[Decision, ...]]:
+    """Turn ``index`` of the round at ``path``: a turn seen before is looked up, any other is
+    parsed by the checked path (whose errors name the JSON path)."""
+    key = _turn_key(obj)
+    if key is not None:
+        parsed = _TURNS.get(key)
+        if parsed is None:
+            parsed = _TURNS[key] = _checked_turn(obj, f"{path}.turns[{index}]")
+        return parsed
+    return _checked_turn(obj, f"{path}.turns[{index}]")
+
+
+def _checked_turn(obj: Any, path: str) -> tuple[int, tuple[Decision, ...]]:
     if type(obj) is not dict:
         raise MalformedRecordError(path, f"expected a turn object, got {_show(obj)}")
     action = obj.get("action")
@@ -250,7 +295,7 @@ def _parse_round(obj: Any, path: str) -> ParsedRound:
         raise MalformedRecordError(f"{path}.turns", f"expected a list of turns, got {_show(turns)}")
     return ParsedRound(
         Deal.checked(removed, parsed_hands, draws),
-        tuple(_parse_turn(t, f"{path}.turns[{i}]") for i, t in enumerate(turns)))
+        tuple([_parse_turn(t, path, i) for i, t in enumerate(turns)]))
 
 
 def parse_record(obj: Any) -> ParsedRecord:
@@ -295,6 +340,7 @@ def replay_record(record: ParsedRecord) -> State:
     # One mutable draft for the whole replay, frozen once at the end (the same State as applying
     # each decision in turn: tests/properties/test_fast_engines.py).
     draft = Draft.of(new_game(PRESETS[record.variant], record.first_player))
+    play = draft.play
     for r, rnd in enumerate(record.rounds):
         if draft.phase is Phase.OVER:
             assert draft.result is not None
@@ -315,7 +361,7 @@ def replay_record(record: ParsedRecord) -> State:
                 raise IllegalRecordError(
                     f"a round has {TURNS_PER_ROUND} turns; this one has {len(rnd.turns)}",
                     "TURN-1", r, t)
-            if declared != draft.active:
+            if declared != (draft.first_player + draft.round + draft.turn) % 2:  # .active
                 if t == 0 and r > 0:
                     raise IllegalRecordError(
                         f"player {declared} starts round {r}, but it is started by player "
@@ -324,11 +370,11 @@ def replay_record(record: ParsedRecord) -> State:
                 raise IllegalRecordError(
                     f"player {declared} acts out of turn; turn {t} belongs to player "
                     f"{draft.active}", "TURN-1", r, t)
-            for decision in decisions:
-                try:
-                    draft.play(decision)
-                except (IllegalActionError, InvalidActionError) as error:
-                    raise IllegalRecordError(error.message, error.rule or "TURN-3", r, t) from None
+            try:
+                for decision in decisions:
+                    play(decision)
+            except (IllegalActionError, InvalidActionError) as error:
+                raise IllegalRecordError(error.message, error.rule or "TURN-3", r, t) from None
         if len(rnd.turns) < TURNS_PER_ROUND:
             raise IllegalRecordError(
                 f"the record stops after {len(rnd.turns)} of the round's {TURNS_PER_ROUND} turns",
@@ -338,8 +384,8 @@ def replay_record(record: ParsedRecord) -> State:
         raise IllegalRecordError(
             f"the record stops after {len(record.rounds)} round(s) but no goal was reached; "
             "the game goes on", rule, len(record.rounds))
-    assert draft.result is not None
     final = draft.freeze()
+    assert final.result is not None
     if record.result is not None and record.result != final.result:
         raise IllegalRecordError(
             f"the record declares {_describe(record.result)}, but the game ends with "

@@ -100,16 +100,30 @@ class Rules:
                 or charm(markers, player) >= self.charm_goal)
 
     def goal_result(self, markers: Markers) -> Result | None:
-        """END-2, END-3, END-4: the result if a goal is reached after scoring, else None."""
-        reached = [p for p in (0, 1) if self.reaches_goal(markers, p)]
+        """END-2, END-3, END-4: the result if a goal is reached after scoring, else None.
+
+        Scored after every round of every game: each side's geisha and charm are counted in one
+        pass over the markers (what :func:`geisha_count` and :func:`charm` count).
+        """
+        g0 = g1 = c0 = c1 = 0
+        for value, marker in zip(CHARM, markers):
+            if marker == 0:
+                g0 += 1
+                c0 += value
+            elif marker == 1:
+                g1 += 1
+                c1 += value
+        by_charm = (c0 >= self.charm_goal, c1 >= self.charm_goal)
+        by_geisha = (g0 >= self.geisha_goal, g1 >= self.geisha_goal)
+        reached = [p for p in (0, 1) if by_charm[p] or by_geisha[p]]
         if not reached:
             return None
         if len(reached) == 2:
             # END-4: one has the geisha goal, the other the charm goal; charm wins.
-            (winner,) = [p for p in (0, 1) if charm(markers, p) >= self.charm_goal]
+            (winner,) = [p for p in (0, 1) if by_charm[p]]
             return Result(winner, Reason.CHARM_OVER_GEISHA)
         (winner,) = reached
-        if charm(markers, winner) >= self.charm_goal:
+        if by_charm[winner]:
             return Result(winner, Reason.CHARM)
         return Result(winner, Reason.GEISHA)
 

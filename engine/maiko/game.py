@@ -314,6 +314,7 @@ def _add_visits(menu: list[Decision], s: Any, down: list[int]) -> None:
 def _menu(s: Any, down: list[int]) -> list[Decision]:
     """The legal decisions of ``s`` (a State or a Draft) whose face-down spaces are ``down``."""
     phase = s.phase
+    menu: list[Decision]
     if phase is _FIRST or phase is _SECOND:
         menu = list(map(_FLIPS.__getitem__, down))
         _add_visits(menu, s, down)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-from typing import Any
+from typing import Any, Callable
 
 from hanamikoji.engine.core.errors import GameError, IllegalActionError, InvalidActionError, OptionError
 from hanamikoji.engine.core.game import IllegalRecordError, MalformedRecordError
@@ -166,8 +166,10 @@ def decision_from_json(obj: Any, path: str = "$") -> Decision:
     return _checked_decision(obj, path)
 
 
-_BY_SPACE = {"flip": _FLIPS, "danna": _DANNAS, "one-san": _LOOKS}
-_BARE = {"one-san-stop": _STOP, "end-turn": _END_TURN}
+_BY_SPACE: dict[str, tuple[Decision, ...]] = {"flip": _FLIPS, "danna": _DANNAS, "one-san": _LOOKS}
+_BARE: dict[str, Decision] = {"one-san-stop": _STOP, "end-turn": _END_TURN}
+_OF_SPACE: dict[Kind, Callable[[int], Decision]] = {Kind.FLIP: Flip, Kind.DANNA: Danna,
+                                                    Kind.ONESAN: OneSan}
 _COLOUR_BY_NAME = {c.label: c for c in Colour}
 
 
@@ -194,7 +196,7 @@ def _checked_decision(obj: Any, path: str) -> Decision:
         return Layout(tuple(_tile(t, f"{path}.tiles[{i}]") for i, t in enumerate(tiles)))
     if kind in (Kind.FLIP, Kind.DANNA, Kind.ONESAN):
         space = _int(obj, "space", 0, TOTAL_TILES - 1, path)
-        return {Kind.FLIP: Flip, Kind.DANNA: Danna, Kind.ONESAN: OneSan}[kind](space)
+        return _OF_SPACE[kind](space)
     if kind is Kind.OKASAN:
         return OkaSan(_int(obj, "owner", 0, 3, path), _int(obj, "item", 0, NUM_ITEMS - 1, path))
     if kind is Kind.SABANTO:

@@ -106,6 +106,7 @@ def legal_actions(state: State) -> tuple[Decision, ...]:
         return tuple([_LOOKS[s] for s, v in enumerate(state.spaces) if v == DOWN and s not in looks]
                      + [_STOP])
     if phase is Phase.SWEEP:
+        assert state.sweep_row is not None  # a sweep is of a row
         item = ROWS[state.sweep_row][state.sweep_index]
         board = state.boards[state.current]
         base = item * NUM_COLOURS

@@ -666,7 +666,13 @@ def schema_text(game: str | None = None) -> str:
 
 def print_schema(args: argparse.Namespace) -> int:
     """The ``schema`` sub-command: the record schema, or with ``--protocol`` the schema of the
-    diff protocol's messages (:mod:`hanamikoji.oracle.core.protocol_schema`)."""
+    diff protocol's messages (:mod:`hanamikoji.oracle.core.protocol_schema`), with ``--bot``
+    of the bot protocol's (:mod:`hanamikoji.oracle.core.bot_schema`)."""
+    if getattr(args, "bot", False):
+        from hanamikoji.oracle.core.bot_schema import bot_schema_text
+
+        sys.stdout.write(bot_schema_text(get(getattr(args, "game", None))))
+        return EXIT_OK
     if getattr(args, "protocol", False):
         from hanamikoji.oracle.core.protocol_schema import protocol_schema_text
 

@@ -284,10 +284,10 @@ def scan(root: Path, specs: list[tuple[str, str]] | None = None) -> Coverage:
                 if folder == "engine" or citation.is_check:
                     if citation.where not in table[citation.rule]:
                         table[citation.rule].append(citation.where)
-    table = tuple(RuleCoverage(rule, title, tuple(checks[rule]), tuple(implemented[rule]))
-                  for rule, title in rules)
-    uncovered = tuple(r.id for r in table if not r.cited_by)
-    return Coverage(table, uncovered, tuple(unknown), tuple(games))
+    rows = tuple(RuleCoverage(rule, title, tuple(checks[rule]), tuple(implemented[rule]))
+                 for rule, title in rules)
+    uncovered = tuple(r.id for r in rows if not r.cited_by)
+    return Coverage(rows, uncovered, tuple(unknown), tuple(games))
 
 
 def find_root(start: Path) -> Path | None:

@@ -314,11 +314,11 @@ def _kind(node: Node, terms: dict[str, Term]) -> str:
             raise ExprError(node.column, "compare a term with a value")
         if op not in ("==", "!="):
             raise ExprError(node.column, f"{_term_name(enum)} is compared only with == or !=")
-        term = terms[_term_name(enum)]
+        compared = terms[_term_name(enum)]
         value = _literal(other)
-        if value is _NOT_LITERAL or value not in term.values:
-            raise ExprError(other.column, f"{term.name} is one of "
-                            + ", ".join(_show_value(v) for v in term.values))
+        if value is _NOT_LITERAL or value not in compared.values:
+            raise ExprError(other.column, f"{compared.name} is one of "
+                            + ", ".join(_show_value(v) for v in compared.values))
         return "bool"
     if op in ("int", "neg", "+", "-"):
         for child in node.args if op != "int" else ():

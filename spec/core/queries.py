@@ -49,7 +49,9 @@ class Witness(Protocol):
     :class:`WitnessError` unless it shows what the model says) and ``to_json()`` gives a JSON
     object with at least ``label`` and ``record`` (a game record that ``validate`` accepts)."""
 
-    label: str
+    # Read-only: the games' witnesses are frozen values.
+    @property
+    def label(self) -> str: ...
 
     def confirm(self) -> Any: ...
 

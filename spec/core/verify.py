@@ -288,14 +288,13 @@ def run_verify(*, max_examples: int = DEFAULT_EXAMPLES, seed: int = DEFAULT_SEED
             answers.append(q.run(budget))
             if progress is not None:
                 progress(name, "query", answers[-1])
-        answers = tuple(answers)
         properties, error = sample_properties(name, max_examples, seed)
         if progress is not None:
             for run in properties:
                 progress(name, "property", run)
             if error is not None:
                 progress(name, "sample", error)
-        sections.append(Section(name, game.title, answers, properties, error))
+        sections.append(Section(name, game.title, tuple(answers), properties, error))
     return Report(tuple(sections), max_examples, seed, time.perf_counter() - start,
                   provenance())
 

@@ -21,7 +21,9 @@ from hanamikoji.engine.hanamikoji import (
     CHARM,
     ITALIAN_THREE_ROUNDS,
     STANDARD,
+    Markers,
     Reason,
+    Result,
     charm,
     geisha_count,
     held_values,
@@ -29,7 +31,7 @@ from hanamikoji.engine.hanamikoji import (
 )
 from hanamikoji.engine.hanamikoji.seeded import play_game
 
-START: tuple[None, ...] = (None,) * 7
+START: Markers = (None,) * 7
 ROWS = tuple(itertools.product((None, 0, 1), repeat=7))
 
 
@@ -70,10 +72,10 @@ def patterns() -> tuple[tuple[int | None, ...], ...]:
 
 
 @functools.cache
-def search() -> tuple[dict, dict]:
+def search() -> tuple[dict[Markers, int], dict[Markers, int]]:
     """Open rows and final rows of a standard game, each with the fewest rounds to reach it."""
-    opened: dict = {START: 0}
-    final: dict = {}
+    opened = {START: 0}
+    final: dict[Markers, int] = {}
     frontier = [START]
     moves = [tuple((g, m) for g, m in enumerate(p) if m is not None) for p in patterns()]
     rounds = 0
@@ -97,12 +99,20 @@ def search() -> tuple[dict, dict]:
     return opened, final
 
 
-def limit_rows() -> list:
+def limit_rows() -> list[Markers]:
     """VAR-IT-1: the rows after three rounds with no goal (one round can tie every geisha, so
     they are the open rows reached in at most three)."""
     if START not in patterns():
         raise AssertionError("no round ties every geisha")
     return [row for row, rounds in search()[0].items() if rounds <= 3]
+
+
+def _ended(result: Result | None, row: Markers) -> Result:
+    """``result``, of a row that ends the game (a final row of the search, END-2..4, or a row
+    at the round limit, VAR-IT-1)."""
+    if result is None:
+        raise AssertionError(f"the row {row} ends no game")
+    return result
 
 
 def _highest(row: Any, player: int) -> int:
@@ -149,7 +159,7 @@ def marker_states() -> dict:
 
 def simultaneous_goals() -> dict:
     double = [row for row in search()[1]
-              if STANDARD.goal_result(row).reason is Reason.CHARM_OVER_GEISHA]
+              if _ended(STANDARD.goal_result(row), row).reason is Reason.CHARM_OVER_GEISHA]
     return {"reachable": bool(double), "final_states": len(double)}
 
 
@@ -177,7 +187,7 @@ def win_every_geisha() -> bool:
 def fastest_finish() -> dict:
     fastest: dict[str, int] = {}
     for row, rounds in search()[1].items():
-        reason = STANDARD.goal_result(row).reason.value
+        reason = _ended(STANDARD.goal_result(row), row).reason.value
         fastest[reason] = min(rounds, fastest.get(reason, rounds))
     return dict(sorted(fastest.items()))
 
@@ -193,7 +203,7 @@ def italian_round_limit() -> dict:
     names = {Reason.ROUND_LIMIT_CHARM: "charm",
              Reason.ROUND_LIMIT_HIGHEST_GEISHA: "highest-geisha", Reason.SHARED: "shared"}
     for row in rows:
-        counts[names[ITALIAN_THREE_ROUNDS.round_result(row, 2).reason]] += 1
+        counts[names[_ended(ITALIAN_THREE_ROUNDS.round_result(row, 2), row).reason]] += 1
     readings = {}
     for name, order in READINGS.items():
         by = {"charm": 0, "highest-geisha": 0, "shared": 0}

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Sequence
+from typing import Callable, Sequence, TypeVar
 
 import attrs
 import z3
@@ -186,25 +186,29 @@ def _construct_round(a: Counts, b: Counts, comp: Components) -> RoundVars:
     unscored = tuple(comp.items[g] - a[g] - b[g] for g in GEISHA)
     removed, trade0, trade1 = _split(unscored, (REMOVED_SIZE, TRADE_OFF_SIZE, TRADE_OFF_SIZE))
     trade = (trade0, trade1)
-    secret = tuple(own[p][0] for p in (0, 1))
-    kept = tuple(own[p][1] for p in (0, 1))
-    won_gift = tuple(own[p][2] for p in (0, 1))
-    set_kept = tuple(own[p][3] for p in (0, 1))
-    won_set = tuple(own[p][4] for p in (0, 1))
+    secret, kept, won_gift, set_kept, won_set = ((own[0][j], own[1][j]) for j in range(5))
     gift_taken = (won_gift[1], won_gift[0])
-    gifts = tuple(_plus(kept[p], gift_taken[p]) for p in (0, 1))
-    sets = tuple((set_kept[p], won_set[1 - p]) for p in (0, 1))
+    gifts = _each(lambda p: _plus(kept[p], gift_taken[p]))
+    sets = _each(lambda p: (set_kept[p], won_set[1 - p]))
     # TURN-3 with ACT-*-1: the six dealt cards are the secret, trade-off and gift; the four
     # drawn cards are the competition, played last.
-    hands = tuple(_plus(secret[p], trade[p], gifts[p]) for p in (0, 1))
-    draws = tuple(_plus(*sets[p]) for p in (0, 1))
+    hands = _each(lambda p: _plus(secret[p], trade[p], gifts[p]))
+    draws = _each(lambda p: _plus(*sets[p]))
     return RoundVars(
-        removed=removed, hands=hands, draws=draws,  # type: ignore[arg-type]
+        removed=removed, hands=hands, draws=draws,
         turns=(z3.IntVal(TURNS_EACH), z3.IntVal(TURNS_EACH)),
-        secrets=secret, trade_offs=trade, gifts=gifts, gift_taken=gift_taken,  # type: ignore
-        sets=sets, set_taken=(z3.BoolVal(True), z3.BoolVal(True)),  # type: ignore[arg-type]
-        revealed=secret, gift_kept=kept, won_gift=won_gift, set_kept=set_kept,  # type: ignore
+        secrets=secret, trade_offs=trade, gifts=gifts, gift_taken=gift_taken,
+        sets=sets, set_taken=(z3.BoolVal(True), z3.BoolVal(True)),
+        revealed=secret, gift_kept=kept, won_gift=won_gift, set_kept=set_kept,
         won_set=won_set, sides=(a, b))
+
+
+_T = TypeVar("_T")
+
+
+def _each(place: Callable[[int], _T]) -> tuple[_T, _T]:
+    """Player 0's and player 1's ``place``."""
+    return (place(0), place(1))
 
 
 def _sum_atoms(r: RoundVars) -> tuple[z3.ArithRef, z3.ArithRef]:
@@ -223,19 +227,21 @@ def round_relation() -> RoundRelation:
     local = []
     for g in GEISHA:
         a, b = r.sides[0][g], r.sides[1][g]
-        pairs = set()
+        pairs: set[tuple[int, int]] = set()
         for model, _ in enumerate_solutions(problem, value_atoms((a, b), range(CHARM[g] + 1))):
-            pairs.add(tuple(decode_counts(model, (a, b))))
+            x, y = decode_counts(model, (a, b))
+            pairs.add((x, y))
             checks += 1
         checks += 1
         local.append(tuple(sorted(pairs)))
     sa, sb = _sum_atoms(r)
-    totals = set()
+    totals: set[tuple[int, int]] = set()
     for model, _ in enumerate_solutions(problem, value_atoms((sa, sb), range(sum(CHARM) + 1))):
-        totals.add(tuple(decode_counts(model, (sa, sb))))
+        x, y = decode_counts(model, (sa, sb))
+        totals.add((x, y))
         checks += 1
     checks += 1
-    relation = RoundRelation(tuple(local), tuple(sorted(totals)), checks, 0.0)  # type: ignore
+    relation = RoundRelation(tuple(local), tuple(sorted(totals)), checks, 0.0)
 
     # Completeness: no (A, B) allowed by the relation breaks a rule of the constructed round.
     # One check per conjunct: z3 proves many small facts much faster than their conjunction.

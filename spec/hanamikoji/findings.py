@@ -144,7 +144,7 @@ def decide_row(rp: "RowProblem", claim: str, hypothesis: z3.BoolRef, label: str,
     ``terms``), and a whole game through the row when a game reaches it (the search's rows),
     replayed in the engine."""
     decision = decide(rp.problem, claim, hypothesis, label)
-    if decision.holds:
+    if decision.proof is not None:
         return Finding(answer=False, proofs=(decision.proof,))
     model = decision.model
     row = decode_row(model, rp.row)
@@ -350,7 +350,7 @@ def scored_cards_per_side(deadline: Deadline, *, claim: int | None = None,
     n = found[0][0] if claim is None else claim
     decision = decide(problem, f"each side holds exactly {n} cards at scoring",
                       z3.Or(totals[0] != n, totals[1] != n), f"a side does not hold {n} cards")
-    if decision.holds:
+    if decision.proof is not None:
         unscored = sum(CHARM) - 2 * n
         return Finding(answer=n, proofs=(decision.proof,), notes=(
             f"the other {unscored} cards are the removed card and the two trade-offs",))
@@ -393,7 +393,7 @@ def max_round_wins(deadline: Deadline, *, best: int | None = None,
     more = z3.Or(_wins(step.round, 0) > best, _wins(step.round, 1) > best)
     above = decide(step.problem, f"no player wins more than {best} geisha in one round", more,
                    f"a player wins {best + 1}+ geisha in one round")
-    if not above.holds:
+    if above.proof is None:
         counterexample, witnesses = _round_counterexample(
             step, above, more, f"a player wins more than {best} geisha")
         return Finding(answer=(("at_least", max(counterexample.value("wins"))),),
@@ -402,7 +402,7 @@ def max_round_wins(deadline: Deadline, *, best: int | None = None,
     reached = decide(problem, f"no player wins {best} geisha in one round",
                      z3.Or(_wins(r, 0) == best, _wins(r, 1) == best),
                      f"a player wins {best} geisha in one round")
-    if reached.holds:
+    if reached.proof is not None:
         return Finding(answer=(("at_most", best - 1),), proofs=(above.proof, reached.proof))
     model = reached.model
     sides = (decode_counts(model, r.sides[0]), decode_counts(model, r.sides[1]))
@@ -439,7 +439,7 @@ def marker_states(deadline: Deadline) -> Finding:
 def simultaneous_goals(deadline: Deadline) -> Finding:
     rows = [row for row, r in reachability().final
             if r.result is not None and r.result[1] is Reason.CHARM_OVER_GEISHA]
-    witnesses = ()
+    witnesses: tuple[Witness, ...] = ()
     if rows:
         witnesses = (path_witness("a double finish", rows[0], result=_final(rows[0])),)
     return Finding(answer=(("reachable", bool(rows)), ("final_states", len(rows))),
@@ -495,7 +495,7 @@ def max_geisha_at_end(deadline: Deadline, *, best: int | None = None,
     more = z3.Or(now.geisha[0] > best, now.geisha[1] > best)
     above = decide(step.problem, f"no round ends with a player holding more than {best} geisha",
                    more, f"a player holds {best + 1}+ geisha after a round")
-    if not above.holds:
+    if above.proof is None:
         counterexample, witnesses = _round_counterexample(
             step, above, more, f"a player holds more than {best} geisha")
         return Finding(answer=(("at_least", max(counterexample.value("geisha"))),),
@@ -505,7 +505,7 @@ def max_geisha_at_end(deadline: Deadline, *, best: int | None = None,
     ends = z3.And(z3.Or(*now.goal), z3.Or(now.geisha[0] == best, now.geisha[1] == best))
     reached = decide(step.problem, f"no game ends with a player holding {best} geisha", ends,
                      f"a game ends with a player holding {best} geisha")
-    if reached.holds:
+    if reached.proof is not None:
         return Finding(answer=(("at_most", best - 1),), proofs=(above.proof, reached.proof))
     model = reached.model
     before, after = decode_row(model, step.before), decode_row(model, step.after)
@@ -527,7 +527,7 @@ def win_every_geisha(deadline: Deadline, *, without: Sequence[str] = ()) -> Find
     every = z3.Or(step.now.geisha[0] == len(GEISHA), step.now.geisha[1] == len(GEISHA))
     decision = decide(step.problem, "no round leaves one player holding all seven geisha",
                       every, "a player holds all seven geisha after a round")
-    if decision.holds:
+    if decision.proof is not None:
         return Finding(answer=False, proofs=(decision.proof,))
     counterexample, witnesses = _round_counterexample(step, decision, every,
                                                       "a player holds all seven geisha")
@@ -543,7 +543,7 @@ def unbounded_game(deadline: Deadline, *, without: Sequence[str] = ()) -> Findin
     ties = z3.And([a == b for a, b in zip(*step.round.sides)])
     problem = step.problem
     tie = decide(problem, "no round ties every geisha", ties, "every geisha ties")
-    if tie.holds:
+    if tie.proof is not None:
         return Finding(answer=False, proofs=(tie.proof,))
     moved = z3.Or([x != y for x, y in zip(step.before.markers, step.after.markers)])
     restless = z3.And(ties, z3.Or(moved, z3.Or(*step.now.goal)))
@@ -551,7 +551,7 @@ def unbounded_game(deadline: Deadline, *, without: Sequence[str] = ()) -> Findin
                    "every marker in place, so no goal is reached and the next round starts "
                    "from the same open row", restless,
                    "a round ties every geisha and moves a marker or reaches a goal")
-    if not still.holds:
+    if still.proof is None:
         counterexample, witnesses = _round_counterexample(
             step, still, restless, "a round that ties every geisha and does not stand still")
         return Finding(answer=False, witnesses=witnesses, counterexamples=(counterexample,),
@@ -634,13 +634,15 @@ def italian_round_limit(deadline: Deadline) -> Finding:
         verdict = rp.problem.check(*rp.row.literals(row)).decided()
         if verdict.status is Status.UNSAT:
             raise ModelInconsistency(f"the open row {row} has a goal or breaks COMP-4")
-        decoded = decode_result(verdict.model, rp.standing)
+        model = verdict.model
+        assert model is not None  # decided, not unsat: sat
+        decoded = decode_result(model, rp.standing)
         assert decoded is not None
         by_reason.setdefault(decoded[1], []).append(row)
-        charm = [verdict.model.eval(rp.standing.charm[p], model_completion=True).as_long()
+        charm = [model.eval(rp.standing.charm[p], model_completion=True).as_long()
                  for p in (0, 1)]
         for name in by_reading:
-            order = verdict.model.eval(orders[name], model_completion=True).as_long()
+            order = model.eval(orders[name], model_completion=True).as_long()
             way = "charm" if charm[0] != charm[1] else "highest-geisha" if order else "shared"
             by_reading[name][way] += 1
     names = ((Reason.ROUND_LIMIT_CHARM, "charm"), (Reason.ROUND_LIMIT_HIGHEST_GEISHA,
@@ -707,7 +709,7 @@ def tiebreak_readings_agree(deadline: Deadline) -> Finding:
                               "the same winner or none", orders[x] != orders[y],
                               f"readings ({x}) and ({y}) differ")
             problem.pop()
-            if decision.holds:
+            if decision.proof is not None:
                 proofs.append(decision.proof)
             else:
                 found = decode_row(decision.model, row)

@@ -174,8 +174,7 @@ class RoundVars:
             turns=(z3.Int(f"{tag}.turns[0]"), z3.Int(f"{tag}.turns[1]")),
             secrets=pair("secret"), trade_offs=pair("trade_off"), gifts=pair("gift"),
             gift_taken=pair("gift_taken"),
-            sets=tuple((_row(f"{tag}.set[{p}][0]"), _row(f"{tag}.set[{p}][1]"))  # type: ignore
-                       for p in (0, 1)),
+            sets=(pair("set[0]"), pair("set[1]")),
             set_taken=(z3.Bool(f"{tag}.set_taken[0]"), z3.Bool(f"{tag}.set_taken[1]")),
             revealed=pair("revealed"), gift_kept=pair("gift_kept"), won_gift=pair("won_gift"),
             set_kept=pair("set_kept"), won_set=pair("won_set"), sides=pair("side"),
@@ -486,10 +485,10 @@ class RoundPlan:
 def decode_round(model: z3.ModelRef, r: RoundVars) -> RoundPlan:
     """The round a model describes, as plain counts."""
     two = lambda rows: (decode_counts(model, rows[0]), decode_counts(model, rows[1]))
+    taken = lambda t: int(z3.is_true(model.eval(t, model_completion=True)))
     return RoundPlan(
         removed=decode_counts(model, r.removed), hands=two(r.hands), draws=two(r.draws),
         secrets=two(r.secrets), trade_offs=two(r.trade_offs), gifts=two(r.gifts),
         gift_taken=two(r.gift_taken), sets=(two(r.sets[0]), two(r.sets[1])),
-        set_taken=tuple(int(z3.is_true(model.eval(t, model_completion=True)))  # type: ignore
-                        for t in r.set_taken),
+        set_taken=(taken(r.set_taken[0]), taken(r.set_taken[1])),
         sides=two(r.sides))

@@ -131,17 +131,13 @@ def _check(tree: Any, rows: list[tuple[Markers, int]], *, at_limit: bool, limit:
                                        rounds <= limit)], "the round limit")
 
     def term(name: str, arg: int | None) -> Any:
+        if arg is None:  # winner, reason, rounds: the terms without an argument
+            return s.winner if name == "winner" else s.reason if name == "reason" else rounds
         if name == "geisha":
             return s.geisha[arg]
         if name == "charm":
             return s.charm[arg]
-        if name == "marker":
-            return row.markers[arg]
-        if name == "winner":
-            return s.winner
-        if name == "reason":
-            return s.reason
-        return rounds
+        return row.markers[arg]
 
     def encode(name: str, value: Any) -> Any:
         if name == "reason":
@@ -183,23 +179,23 @@ def _witness(expression: str, tree: Any, rules: Rules, model: z3.ModelRef,
     except WitnessError as error:
         raise ModelInconsistency(str(error)) from None
     final = state.scores[-1].markers
+    end = state.result
+    assert end is not None  # confirmed: the engine reaches the model's result
 
     def value(name: str, arg: int | None) -> Any:
+        if arg is None:  # winner, reason, rounds: the terms without an argument
+            if name == "winner":
+                return "none" if end.winner is None else end.winner
+            return end.reason.value if name == "reason" else len(state.scores)
         if name == "geisha":
             return geisha_count(final, arg)
         if name == "charm":
             return charm_of(final, arg)
-        if name == "marker":
-            return "none" if final[arg] is None else final[arg]
-        if name == "winner":
-            return "none" if state.result.winner is None else state.result.winner
-        if name == "reason":
-            return state.result.reason.value
-        return len(state.scores)
+        return "none" if final[arg] is None else final[arg]
 
     if not evaluate(tree, value):
-        raise ModelInconsistency(f"the witness game ends at {final} ({state.result}), where "
+        raise ModelInconsistency(f"the witness game ends at {final} ({end}), where "
                                  f"{expression!r} does not hold")
     return {"markers": list(final), "rounds": len(state.scores),
-            "result": {"winner": state.result.winner, "reason": state.result.reason.value},
+            "result": {"winner": end.winner, "reason": end.reason.value},
             "record": to_record(state)}

@@ -123,6 +123,7 @@ def extreme(players: int, term: str, sense: str, deadline: Deadline, *,
     if verdict.status is Status.UNSAT:
         return claimed, Proof.of(claim, verdict)
     model = verdict.model
+    assert model is not None  # decided, not unsat: sat
     value = lambda x: model.eval(x, model_completion=True).as_long()
     board = tuple((colour, item, value(count)) for colour, row in enumerate(terms["n"])
                   for item, count in enumerate(row) if value(count))

@@ -80,7 +80,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter, deque
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence
 
 import attrs
 import z3
@@ -175,7 +175,7 @@ class Start:
     hands: tuple[int, ...]
     down_items: tuple[int, ...]
     down_friends: int
-    filled: tuple[tuple[int, int, int], ...]
+    filled: tuple[tuple[int, ...], ...]
     initial: bool = False
 
     @classmethod
@@ -867,7 +867,7 @@ def _nfd_game(players: int, queues: Sequence[Sequence[int | None]],
     friends are face down; a full board ends it by itself; the last turn takes the last
     tile(s)."""
     b = Builder(players)
-    queues = [list(q) for q in queues]
+    left = [list(q) for q in queues]
     k = 0
     while b.state.phase is not Phase.OVER:
         p = b.state.current
@@ -877,9 +877,9 @@ def _nfd_game(players: int, queues: Sequence[Sequence[int | None]],
             for item, count in sorted(pairs.get(p, {}).items()):
                 for _ in range(count):
                     b.pair(item)
-        if not queues[p]:
+        if not left[p]:
             raise ScriptError(f"player {p} has no visit left in turn {k}")
-        visit = queues[p].pop(0)
+        visit = left[p].pop(0)
         if visit is not None:
             b.danna(visit)
         if b.state.phase is Phase.ENDING:
@@ -900,6 +900,9 @@ def minimum_game(players: int, reason: str, at: str, fewest_: Fewest) -> Witness
     such a game allows) or "flips" (the fewest flips, in the fewest turns such a game allows)."""
     turns = fewest_.turns if at == "turns" else fewest_.turns_at_fewest_flips
     flips = fewest_.flips_at_fewest_turns if at == "turns" else fewest_.flips
+    if turns is None or flips is None:
+        raise ValueError(f"{players} players, {reason}: no game of the fewest {at} to build: the "
+                         f"minima are {turns} turns and {flips} flips")
     label = (f"{players} players, {reason}: fewest {at}: {turns} turns, {flips} flips")
     if reason == "full-board":
         if turns % players:
@@ -1072,6 +1075,7 @@ def invariant_check(deadline: Deadline, *, without: Iterable[str] = ()
     if verdict.status is Status.UNSAT:
         return Proof.of(INVARIANT, verdict)
     model = verdict.model
+    assert model is not None  # decided, not unsat: sat
     value = lambda term: model.eval(term, model_completion=True)
     return Counterexample(INVARIANT, "after the decision X is no longer gone", (
         ("decision", next(k for k in kinds if z3.is_true(value(kind[k])))),
@@ -1131,6 +1135,7 @@ def progress_check(deadline: Deadline, *, without: Iterable[str] = ()
     if verdict.status is Status.UNSAT:
         return Proof.of(PROGRESS, verdict)
     model = verdict.model
+    assert model is not None  # decided, not unsat: sat
     values = {k: model.eval(v, model_completion=True) for k, v in names.items()}
     return Counterexample(PROGRESS, "not over and no progress", tuple(sorted(
         (k, v.as_long() if z3.is_int_value(v) else z3.is_true(v)) for k, v in values.items())),
@@ -1208,7 +1213,7 @@ class Graph:
                     stack.append((to, iter(self.moves.get(to, ()))))
         return False
 
-    def cheapest(self, reason: str, cost: int) -> int | None:
+    def cheapest(self, reason: str, cost: Literal[2, 3]) -> int | None:
         """The least total ``cost`` (2: flips, 3: turns begun after the root's turn) to an end
         by ``reason`` (Dijkstra); None if no such end is reachable."""
         best = {self.root: 0}
@@ -1267,7 +1272,10 @@ def _answers(players: int, deadline: Deadline, reasons: Iterable[str]) -> tuple[
         list[tuple[str, Any]], list[Proof], list[Witness], list[Counterexample]]:
     """Each ending's minima, their proofs and counterexamples, and a witness game at each
     minimum when every minimum holds (a witness shows the minima it was built for)."""
-    answer, proofs, witnesses, counterexamples = [], [], [], []
+    answer: list[tuple[str, Any]] = []
+    proofs: list[Proof] = []
+    witnesses: list[Witness] = []
+    counterexamples: list[Counterexample] = []
     for reason in reasons:
         best = fewest(players, reason, deadline)
         answer.append((reason, best.to_answer()))
@@ -1284,7 +1292,10 @@ def fastest_end(deadline: Deadline) -> Finding:
     """For each player count and each way a game ends: the fewest turns (begun, the engine's
     ``turn + 1``) and the fewest flips, whether one game has both, and the other quantity at
     each minimum; proved by the counting model's unsat cores, reached by witness games."""
-    answer, proofs, witnesses, counterexamples = [], [], [], []
+    answer: list[tuple[str, Any]] = []
+    proofs: list[Proof] = []
+    witnesses: list[Witness] = []
+    counterexamples: list[Counterexample] = []
     for players in PLAYER_COUNTS:
         a, p, w, c = _answers(players, deadline, REASONS)
         answer.append((f"{players} players", tuple(a)))
@@ -1308,7 +1319,10 @@ def fastest_end(deadline: Deadline) -> Finding:
 
 def static_reachable(deadline: Deadline) -> Finding:
     """Whether and how soon a game reaches a static position (MK-STATIC-1)."""
-    answer, proofs, witnesses, counterexamples = [], [], [], []
+    answer: list[tuple[str, Any]] = []
+    proofs: list[Proof] = []
+    witnesses: list[Witness] = []
+    counterexamples: list[Counterexample] = []
     for players in PLAYER_COUNTS:
         best = fewest(players, "static", deadline)
         setting = Setting.of(players)

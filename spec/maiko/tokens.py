@@ -190,6 +190,7 @@ def fewest(players: int, event: str, quantity: str, deadline: Deadline, *,
     if verdict.status is Status.UNSAT:
         return Fewest(players, event, quantity, claimed, Proof.of(claim, verdict))
     model = verdict.model
+    assert model is not None  # decided, not unsat: sat
     values = tuple((name, model.eval(t, model_completion=True).as_long())
                    for name, t in ledger.terms.items())
     return Fewest(players, event, quantity, dict(values)[quantity],
@@ -357,7 +358,11 @@ def event_game(players: int, event: str) -> Witness:
 
 def _event_query(event: str, deadline: Deadline, claimed: dict[tuple[int, str], int] | None,
                  without: Iterable[str]) -> Finding:
-    answer, proofs, counterexamples, witnesses, notes = [], [], [], [], []
+    answer: list[tuple[str, Any]] = []
+    proofs: list[Proof] = []
+    counterexamples: list[Counterexample] = []
+    witnesses: list[Witness] = []
+    notes: list[str] = []
     fact = "card_gains" if event == "card" else "lost_gains"
     for n in PLAYER_COUNTS:
         mins = {q: fewest(n, event, q, deadline, without=without,

@@ -162,21 +162,20 @@ def _translate(tree: Node, ending: Ending) -> z3.BoolRef:
     reason = z3.Int("reason_code")
 
     def term(name: str, arg: int | None) -> Any:
+        if arg is None:  # winners, reason, players: the terms without an argument
+            if name == "winners":
+                return ending.winners_count()
+            return reason if name == "reason" else z3.IntVal(ending.players)
+        seat = seats[arg]
         if name == "score":
-            return seats[arg].score
+            return seat.score
         if name == "own":
-            return seats[arg].own
+            return seat.own
         if name == "tiles":
-            return seats[arg].tiles
+            return seat.tiles
         if name == "tokens":
-            return seats[arg].hand
-        if name == "winner":
-            return z3.If(seats[arg].winner, 1, 0)
-        if name == "winners":
-            return ending.winners_count()
-        if name == "reason":
-            return reason
-        return z3.IntVal(ending.players)
+            return seat.hand
+        return z3.If(seat.winner, 1, 0)
 
     def encode(name: str, value: Any) -> Any:
         return REASONS.index(value)
@@ -191,6 +190,10 @@ def value_on(state: State) -> Any:
     assert result is not None
 
     def value(name: str, arg: int | None) -> Any:
+        if arg is None:  # winners, reason, players: the terms without an argument
+            if name == "winners":
+                return len(result.winners)
+            return result.reason.value if name == "reason" else state.config.players
         if name == "score":
             return result.scores[arg]
         if name == "own":
@@ -199,13 +202,7 @@ def value_on(state: State) -> Any:
             return sum(state.boards[arg])
         if name == "tokens":
             return state.hands[arg]
-        if name == "winner":
-            return int(arg in result.winners)
-        if name == "winners":
-            return len(result.winners)
-        if name == "reason":
-            return result.reason.value
-        return state.config.players
+        return int(arg in result.winners)
 
     return value
 
@@ -432,6 +429,7 @@ def _witness(expression: str, tree: Node, players: int, deadline: Deadline
         if verdict.status is not Status.SAT:
             return None
         model = verdict.model
+        assert model is not None  # sat
         plans = _decode(model, seats, ending)
         down = [c * NUM_ITEMS + i for c in range(NUM_COLOURS) for i in range(NUM_ITEMS)
                 for _ in range(model.eval(ending.down[c][i], model_completion=True).as_long())]

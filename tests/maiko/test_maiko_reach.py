@@ -349,7 +349,13 @@ def test_a_last_turn_can_take_no_flip() -> None:
     assert [type(d).__name__ for d in last] == ["Danna"]
 
 
-# --- dead_not_static ----------------------------------------------------------------------
+@pytest.mark.parametrize("reason", ["full-board", "static"])
+def test_no_minimum_game_of_an_ending_without_one(reason: str) -> None:
+    """A Fewest with no minima (z3 proved no game ends so) has no game to build: a ValueError
+    that says so, not arithmetic on None (full-board) or a plan checked against None (static)."""
+    nothing = reach.Fewest(2, reason, None, None, None, None, ())
+    with pytest.raises(ValueError, match=f"2 players, {reason}: no game of the fewest turns"):
+        reach.minimum_game(2, reason, "turns", nothing)
 
 
 def _gone_for_good(state: Any, player: int) -> list[int]:

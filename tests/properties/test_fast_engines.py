@@ -213,3 +213,55 @@ def test_hanamikoji_checked_deals_are_the_deals_the_converters_build(seed, shuff
     built = Deal(deal.removed, hands, list(deal.draws))
     checked = Deal.checked(deal.removed, hands, list(deal.draws))
     assert checked == built and hash(checked) == hash(built) and repr(checked) == repr(built)
+
+
+_HK_TURN_VALUES = (st.none() | st.booleans() | st.integers(-1, 8) | st.sampled_from([0.0, 1.0, 2.5])
+                   | st.sampled_from(["secret", "trade-off", "gift", "competition", "Gift", ""])
+                   | st.lists(st.integers(-1, 7) | st.booleans() | st.just(3.0), max_size=5)
+                   | st.lists(st.lists(st.integers(0, 7) | st.booleans(), max_size=3), max_size=3))
+
+
+@st.composite
+def _hk_turns(draw):
+    """Turn objects near the shapes of the record: mostly the four actions with their keys, with
+    any JSON values where numbers and card lists go."""
+    action = draw(st.sampled_from(["secret", "trade-off", "gift", "competition"]))
+    size = {"secret": 1, "trade-off": 2, "gift": 3, "competition": 4}[action]
+    cards = st.lists(st.integers(0, 6), min_size=size, max_size=size)
+    turn = {"player": draw(st.integers(0, 1)), "action": action}
+    if action == "competition":
+        turn["sets"] = [list(pair) for pair in draw(st.tuples(
+            st.lists(st.integers(0, 6), min_size=2, max_size=2),
+            st.lists(st.integers(0, 6), min_size=2, max_size=2)))]
+        turn["pick"] = draw(st.integers(0, 1))
+    else:
+        turn["cards"] = draw(cards)
+        if action == "gift":
+            turn["pick"] = draw(st.sampled_from(turn["cards"]))
+    for key in draw(st.lists(st.sampled_from(["player", "action", "cards", "sets", "pick", "x"]),
+                             max_size=2)):
+        if draw(st.booleans()):
+            turn.pop(key, None)
+        else:
+            turn[key] = draw(_HK_TURN_VALUES)
+    return turn
+
+
+@checks("COMP-2")
+@settings(max_examples=300, deadline=None)
+@given(obj=_hk_turns() | _HK_TURN_VALUES)
+def test_hanamikoji_turns_parse_the_same_looked_up_and_checked(obj):
+    """COMP-2 (cards are geisha numbers) and the rest of a turn's shape: a turn looked up among
+    those already parsed gives what the checked path gives, the first time and the next, and
+    anything else is refused with the checked path's error and JSON path."""
+    from hanamikoji.engine.hanamikoji import record
+
+    def outcome(parse, *args):
+        try:
+            return parse(*args), None
+        except record.MalformedRecordError as error:
+            return None, (str(error), error.path)
+
+    expected = outcome(record._checked_turn, obj, "$.rounds[0].turns[3]")
+    assert outcome(record._parse_turn, obj, "$.rounds[0]", 3) == expected
+    assert outcome(record._parse_turn, obj, "$.rounds[0]", 3) == expected

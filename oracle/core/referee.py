@@ -1,0 +1,311 @@
+"""The referee: one game between bots, every decision checked by the reference engine.
+
+Each seat is a bot (:class:`BotSpec`): a command speaking the bot protocol
+(:mod:`hanamikoji.oracle.core.bot`), started for the game in a process group of its own and
+ended, the whole group, when the game ends or the referee stops for any reason; or a built-in
+bot run in this process (trusted code: no process, no clock). The chance outcomes come from
+their own seeded source (the deal's), so every seating of a deal is dealt the same cards.
+
+A bot that faults loses the game (:class:`Forfeit`): it crashed (its process ended or closed its
+output), it ran out of time (the per-decision limit, or the per-game limit on all its
+decisions), it answered what is not an answer (not one JSON object of at most
+:data:`MAX_LINE` bytes, not the answer its request asks for, a decision of the wrong form:
+``malformed``), or a decision the rules forbid (``illegal``, with the rule the engine cites).
+The forfeit says which seat, why, the rule, the answer (cut short) and the game so far.
+
+The referee reads a bot's bytes and never trusts them: a line is read up to its limit in
+chunks as they come, against the clock; what a bot writes to its standard error goes nowhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import time
+from typing import Any, Callable, Sequence
+
+import attrs
+
+from hanamikoji.engine.core.errors import GameError, InvalidActionError
+from hanamikoji.engine.core.game import CHANCE, Game, Outcome
+from hanamikoji.engine.core.seeded import game_rng
+from hanamikoji.oracle.core.bot import (Bot, decide_request, hooks, new_game_request,
+                                        request_of)
+
+__all__ = ["BotSpec", "Forfeit", "Limits", "Played", "play"]
+
+#: The longest line a bot may answer, in bytes (a Maiko view is a few kilobytes; an answer is
+#: a decision).
+MAX_LINE = 64 * 1024
+
+
+@attrs.frozen
+class BotSpec:
+    """A bot of a tournament: its name in the standings, and either a command (``argv``) or a
+    built-in bot's maker (``make``), run in this process."""
+
+    name: str
+    argv: tuple[str, ...] = ()
+    make: Callable[[], Bot] | None = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen
+class Limits:
+    """The time limits: each decision (the course's 2 s), all of one bot's decisions in a game,
+    and a process's start (its answer to ``new_game``)."""
+
+    decision: float = 2.0
+    game: float = 60.0
+    start: float = 10.0
+
+
+@attrs.frozen
+class Forfeit:
+    """Why a seat lost: ``kind`` is ``crash``, ``time``, ``malformed`` or ``illegal``; ``rule``
+    the rule ID the engine cites (None where none applies); ``answer`` what it answered (cut
+    short); ``message`` for a person."""
+
+    seat: int
+    kind: str
+    message: str
+    rule: str | None = None
+    answer: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "rule": self.rule,
+                "message": self.message, "answer": self.answer}
+
+
+@attrs.frozen
+class Played:
+    """A game played: its final state (the game so far, after a forfeit), its outcome (None
+    after a forfeit) and the forfeit."""
+
+    state: Any
+    outcome: Outcome | None
+    forfeit: Forfeit | None
+
+    def winners(self, players: int) -> tuple[int, ...]:
+        """The seats that won: the outcome's, or after a forfeit every other seat."""
+        if self.forfeit is not None:
+            return tuple(p for p in range(players) if p != self.forfeit.seat)
+        assert self.outcome is not None
+        return self.outcome.winners
+
+
+class _Fault(Exception):
+    def __init__(self, kind: str, message: str, rule: str | None = None,
+                 answer: str | None = None) -> None:
+        super().__init__(message)
+        self.kind, self.message, self.rule, self.answer = kind, message, rule, answer
+
+
+def _cut(data: bytes | str, limit: int = 200) -> str:
+    text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class _InProcess:
+    """A built-in bot, called directly."""
+
+    def __init__(self, spec: BotSpec) -> None:
+        assert spec.make is not None
+        self.make = spec.make
+        self.bot: Bot | None = None
+        self.hello: dict[str, Any] = {}
+
+    def start(self, hello: dict[str, Any], limits: Limits) -> None:
+        self.bot, self.hello = self.make(), hello
+
+    def ask(self, request: dict[str, Any], seconds: float) -> tuple[Any, float]:
+        assert self.bot is not None
+        return self.bot.decide(request_of(self.hello, request)), 0.0
+
+    def close(self) -> None:
+        self.bot = None
+
+
+class _Process:
+    """A command bot: its own process group, its answers read against the clock."""
+
+    def __init__(self, spec: BotSpec) -> None:
+        self.argv = spec.argv
+        self.process: subprocess.Popen[bytes] | None = None
+        self.buffer = b""
+
+    def start(self, hello: dict[str, Any], limits: Limits) -> None:
+        # Ctrl-C held back while the process starts, so that it is ours to end once started.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.process = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as error:
+            raise _Fault("crash", f"cannot start {self.argv[0]!r}: {error.strerror}") from None
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        answer, _ = self._exchange(hello, limits.start, "new_game")
+        if not (isinstance(answer, dict) and answer.get("ok") is True
+                and set(answer) <= {"ok", "name"} and isinstance(answer.get("name", ""), str)):
+            raise _Fault("malformed", 'the answer to new_game is not {"ok": true}',
+                         answer=_cut(json.dumps(answer)))
+
+    def ask(self, request: dict[str, Any], seconds: float) -> tuple[Any, float]:
+        answer, spent = self._exchange(request, seconds, "decide")
+        if not (isinstance(answer, dict) and set(answer) == {"decision"}):
+            raise _Fault("malformed", 'the answer to decide is not {"decision": ...}',
+                         answer=_cut(json.dumps(answer)))
+        return answer["decision"], spent
+
+    def _exchange(self, message: dict[str, Any], seconds: float, op: str) -> tuple[Any, float]:
+        assert self.process is not None and self.process.stdin is not None
+        begun = time.monotonic()
+        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+        self._send(data, begun + seconds, op)
+        line = self._line(begun + seconds, op)
+        spent = time.monotonic() - begun
+        try:
+            return json.loads(line, parse_constant=_no_constant), spent
+        except (ValueError, RecursionError):
+            raise _Fault("malformed", f"the answer to {op} is not one JSON value",
+                         answer=_cut(line)) from None
+
+    def _send(self, data: bytes, deadline: float, op: str) -> None:
+        """Write ``data`` to the bot's input as it reads it, against the clock: a bot that
+        does not read its input cannot block the referee once the pipe is full."""
+        assert self.process is not None and self.process.stdin is not None
+        fd = self.process.stdin.fileno()
+        os.set_blocking(fd, False)
+        view = memoryview(data)
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_WRITE)
+            while view:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise _Fault("time", f"the bot did not read the {op} request in time")
+                try:
+                    view = view[os.write(fd, view):]
+                except BlockingIOError:
+                    continue
+                except OSError:  # EPIPE: the process has gone, or closed its input
+                    raise _Fault("crash", f"the bot's process ended before {op}") from None
+
+    def _line(self, deadline: float, op: str) -> bytes:
+        assert self.process is not None and self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                if len(self.buffer) > MAX_LINE:
+                    raise _Fault("malformed", f"the answer to {op} is longer than {MAX_LINE} "
+                                 "bytes", answer=_cut(self.buffer))
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise _Fault("time", f"no answer to {op} in time")
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise _Fault("crash", f"the bot's process ended before answering {op}",
+                                 answer=_cut(self.buffer) or None)
+                self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        if len(line) > MAX_LINE:
+            raise _Fault("malformed", f"the answer to {op} is longer than {MAX_LINE} bytes",
+                         answer=_cut(line))
+        return line
+
+    def close(self) -> None:
+        """End the bot's whole process group and reap the process."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for stream in (process.stdin, process.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        process.wait()
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _seat(spec: BotSpec) -> _InProcess | _Process:
+    return _InProcess(spec) if spec.make is not None else _Process(spec)
+
+
+def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, deal: int,
+         bot_seeds: Sequence[int], limits: Limits = Limits()) -> Played:
+    """Play one game: ``bots[p]`` in seat ``p``, chance drawn from deal ``deal`` of
+    ``deal_seed``, seat ``p``'s bot seeded ``bot_seeds[p]``. Every bot process is ended before
+    this returns or raises (Ctrl-C included)."""
+    players = game.num_players(config)
+    if len(bots) != players:
+        raise ValueError(f"{game.name} with these options has {players} seats, not {len(bots)}")
+    rng = game_rng(deal_seed, deal)
+    extension = hooks(game)
+    seats = [_seat(spec) for spec in bots]
+    spent = [0.0] * players
+    state = game.new_game(config, 0)
+    try:
+        for p, seat in enumerate(seats):
+            try:
+                seat.start(new_game_request(game, config, p, bot_seeds[p]), limits)
+            except _Fault as fault:
+                return Played(state, None, Forfeit(p, fault.kind, fault.message, fault.rule,
+                                                   fault.answer))
+        while not game.is_terminal(state):
+            player = game.current_player(state)
+            if player == CHANCE:
+                state = game.apply(state, game.sample_chance(state, rng))
+                continue
+            try:
+                state = _turn(game, extension, state, player, seats[player], spent, limits)
+            except _Fault as fault:
+                return Played(state, None, Forfeit(player, fault.kind, fault.message,
+                                                   fault.rule, fault.answer))
+        return Played(state, game.outcome(state), None)
+    finally:
+        # Ctrl-C held back until every seat is closed: an interrupt in the first close must
+        # not leave the others' processes running.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for seat in seats:
+                seat.close()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent: list[float],
+          limits: Limits) -> Any:
+    """``player``'s decision, asked of its bot and applied by the engine."""
+    left = limits.game - spent[player]
+    seconds = min(limits.decision, left)
+    if seconds <= 0:
+        raise _Fault("time", "its time for the game is spent")
+    answer, took = seat.ask(decide_request(game, state, player, player), seconds)
+    spent[player] += took
+    shown = _cut(answer if isinstance(answer, str) else json.dumps(answer, default=repr))
+    try:
+        decision = extension.read_decision(state, answer)
+    except GameError as error:
+        raise _Fault("malformed", error.message, error.rule, shown) from None
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
+        raise _Fault("malformed", f"not a decision: {error}", None, shown) from None
+    try:
+        after = game.apply(state, decision)
+    except GameError as error:
+        kind = "malformed" if isinstance(error, InvalidActionError) else "illegal"
+        raise _Fault(kind, error.message, error.rule, shown) from None
+    if decision not in game.legal_actions(state):  # the engine's apply and menu agree
+        raise _Fault("illegal", "not one of the legal decisions", None, shown)
+    return after
+
