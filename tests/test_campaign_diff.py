@@ -89,3 +89,54 @@ def test_leaks_refuse_a_campaign(capsys):
     code = main(["diff", "--leaks", "--workers", "2", "--", "true"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "--leaks runs in one process" in err
+
+
+def test_ctrl_c_keeps_the_finished_shards_and_stops_every_adapter(tmp_path):
+    """A diff campaign whose later adapters never answer, interrupted once a shard is stored:
+    exit 130, one line, no traceback from any process; the stored shards check against their
+    digests, and no adapter is left running."""
+    import hashlib
+    import os
+    import signal
+    import subprocess
+    import time
+
+    folder, marks = tmp_path / "run", tmp_path / "marks"
+    marks.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hanamikoji", "diff", "--games", "1000", "--shard-size", "1",
+         "--workers", "2", "--timeout", "600", "--resume", str(folder), "--",
+         sys.executable, str(ROOT / "tests" / "campaign_adapter.py"), str(marks)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    deadline = time.monotonic() + 300  # generous bounds: events, not timings, decide
+    while not list(folder.glob("*.sha256")):  # an event: a shard is stored
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    (marks / "hang").touch()  # from now on the campaign cannot end on its own
+    while not list(marks.glob("*.pid")):  # an event: an adapter hangs
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, (out, err)
+    assert out == "" and "Traceback" not in err and err == "hanamikoji: interrupted\n"
+    stored = sorted(folder.glob("*.out"))
+    assert stored
+    for path in stored:
+        digest = (path.parent / (path.stem + ".sha256")).read_text().split()[0]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+        assert json.loads(path.read_text())["divergence"] is None
+    hung = [int(p.read_text()) for p in marks.glob("*.pid")]
+    while True:  # each hung adapter ends (stopped by its worker, in its own session)
+        alive = []
+        for pid in hung:
+            try:
+                os.kill(pid, 0)
+                alive.append(pid)
+            except ProcessLookupError:
+                pass
+        if not alive:
+            break
+        assert time.monotonic() < deadline, f"adapters left running: {alive}"
+        time.sleep(0.05)
