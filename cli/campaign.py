@@ -206,13 +206,22 @@ class Serial:
         pass
 
 
-def ignore_interrupts(started: Any = None) -> None:
+def ignore_interrupts(started: Any = None, environ: dict[str, str] | None = None,
+                      path: list[str] | None = None) -> None:
     """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
     main process answers it (it stops the workers and keeps what finished). The stop is a
     SIGTERM (:func:`_exit_on_term`). ``started``: a queue told this worker's process id, so
-    that the main process can stop it."""
+    that the main process can stop it. ``environ``, ``path``: the environment variables and
+    ``sys.path`` of the main process now (a fork server keeps those it started with, perhaps
+    long before, and a shard's adapter is started with the worker's environment)."""
     import signal
+    import sys
 
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
+    if path is not None:
+        sys.path[:] = path
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_term)
     if started is not None:
@@ -250,23 +259,20 @@ def _children() -> list[int]:
     return out
 
 
-#: The modules a worker needs, imported once by the fork server before it starts any worker.
-PRELOAD = ("hanamikoji.cli.campaign", "hanamikoji.cli.simulate",
-           "hanamikoji.oracle.core.validate_campaign", "hanamikoji.oracle.core.diff_campaign")
-
-
-def _context() -> Any:
+def _context(preload: Iterable[str] = ()) -> Any:
     """How worker processes start: from a fork server, a clean single-threaded process that
-    imported :data:`PRELOAD` once (so a worker starts at once), never forked from this
-    process. A fork copies every lock as it is at that instant, and a lock another thread of
-    this process held (Dask's client, a progress bar, the pool's own threads, which fork a
-    new worker when one ends) stays held in the child for ever: its worker hangs, and the
-    campaign waits on it. ``spawn`` where there is no fork server (not POSIX)."""
+    imported this module and ``preload`` (the module of the campaign's task) once, so a worker
+    starts at once with them, never forked from this process. A fork copies every lock as it
+    is at that instant, and a lock another thread of this process held (Dask's client, a
+    progress bar, the pool's own threads, which fork a new worker when one ends) stays held in
+    the child for ever: its worker hangs, and the campaign waits on it. ``spawn`` where there
+    is no fork server (not POSIX)."""
     import multiprocessing
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(list(PRELOAD))
+        # Taken when the fork server starts: at the first pool of this process.
+        context.set_forkserver_preload([__name__, *preload])
         return context
     return multiprocessing.get_context("spawn")
 
@@ -289,23 +295,28 @@ class Local:
     def __init__(self, workers: int, fresh: bool = False) -> None:
         self.workers = workers
         self.fresh = fresh
-        self.context = _context()
+        self.context: Any = None
+        self.executor: Any = None
         self.restarts = 0
         self.out: list[_LocalPending] = []
         self.closed = False
-        self._start()
 
     def _start(self) -> None:
+        import sys
         from concurrent.futures import ProcessPoolExecutor
 
         self.started = self.context.SimpleQueue()
         self.pids: set[int] = set()
         self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
                                             initializer=ignore_interrupts,
-                                            initargs=(self.started,),
+                                            initargs=(self.started, dict(os.environ),
+                                                      list(sys.path)),
                                             max_tasks_per_child=1 if self.fresh else None)
 
     def submit(self, shard: Shard) -> Pending:
+        if self.executor is None:  # started with the first shard, which names the task
+            self.context = _context([shard.task.partition(":")[0]])
+            self._start()
         pending = _LocalPending(self, shard)
         self.out.append(pending)
         return pending
@@ -344,6 +355,8 @@ class Local:
         if self.closed:
             return
         self.closed = True
+        if self.executor is None:
+            return  # no shard was handed out
         if interrupted:
             self._stop(self.executor)
         else:

@@ -39,7 +39,8 @@ def test_one_worker_two_workers_and_a_shuffled_finish_give_the_same_records(tmp_
         argv += ["--players", "3"]
     one = _records(tmp_path, "one.jsonl", *argv)
     two = _records(tmp_path, "two.jsonl", *argv, "--workers", "2")
-    assert one.count(b"\n") == 23 and two == one
+    three = _records(tmp_path, "three.jsonl", *argv, "--workers", "3")
+    assert one.count(b"\n") == 23 and two == one and three == one
     args = (game, options, 5, 0, True, None, False)
     shards = list(C.seed_shards("hanamikoji.cli.simulate:simulate_shard", 23, 4, args))
     backend = Shuffled(seed=1)

@@ -55,6 +55,8 @@ def test_workers_give_the_output_of_one_process(files, capsys, size, as_json):
     alone = _run([*as_json, *files], capsys)
     assert alone[0] == 2 and "malformed" in alone[1] and "holds no record" in alone[2]
     assert _run([*as_json, "--workers", "2", "--shard-size", size, *files], capsys) == alone
+    if size == "3":
+        assert _run([*as_json, "--workers", "3", "--shard-size", size, *files], capsys) == alone
 
 
 def test_a_shuffled_finish_gives_the_output_of_one_process(files, capsys, monkeypatch):
