@@ -128,9 +128,9 @@ def _bench(bench: argparse.ArgumentParser) -> None:
                             "integrations startup diff campaigns")
     bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
-    bench.add_argument("--campaign-games", type=_positive, default=20_000, metavar="N",
+    bench.add_argument("--campaign-games", type=_positive, default=100_000, metavar="N",
                        help="games of the campaign on a 2-worker local Dask cluster (default "
-                            "20000)")
+                            "100000)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--game", default=None, metavar="NAME",
                        help="the game to measure (default: the registry's default)")
