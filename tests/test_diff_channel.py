@@ -92,3 +92,23 @@ def test_draining_an_output_that_ends_cleanly_finds_nothing(pipe):
     os.close(write)
     channel.drain(0)
     assert channel.extra is None and channel.ended
+
+
+def test_a_descriptor_past_select_s_limit_is_read(pipe):
+    """A program that embeds the harness may hold more than a thousand files: the answers of a
+    pipe numbered past select()'s limit (1024) are read as any other's."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft <= 1100:
+        pytest.skip(f"this process may hold only {soft} files")
+    channel, write = pipe
+    high = os.dup2(channel.fd, 1100)
+    stream = os.fdopen(high, "rb")
+    try:
+        far = harness._Channel(stream)
+        far.asked = 1
+        os.write(write, b'{"ok":true}\n')
+        assert far.answer(0) == b'{"ok":true}\n'
+    finally:
+        stream.close()

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import pathlib
 import select
@@ -142,15 +143,16 @@ class _Channel:
         self.ended = False  # the end of the output was read
         self.extra: bytes | None = None
         self.last: dict[str, Any] | None = None  # the last request written
+        # poll, not select: no limit on the descriptor's number (a program that embeds the
+        # harness may hold more than a thousand files)
+        self.poll = select.poll()
+        self.poll.register(self.fd, select.POLLIN)
 
     def _fill(self, timeout: float | None) -> bool:
         """Read what the pipe holds, waiting at most ``timeout`` seconds (None: not at all)
         for something to come; False when nothing came in that time."""
-        if timeout is not None:
-            ready, _, _ = select.select([self.fd], [], [], max(timeout, 0.0))
-            if not ready:
-                return False
-        elif not select.select([self.fd], [], [], 0)[0]:
+        wait = 0 if timeout is None else max(0, math.ceil(timeout * 1000))
+        if not self.poll.poll(wait):
             return False
         try:
             chunk = os.read(self.fd, READ_CHUNK)
