@@ -414,8 +414,8 @@ class Engine:
     def settle(self) -> EngineFailure | None:
         """Stop the engine and read its output to the end: the protocol error of a line
         nobody asked for if it wrote one at any time (a request answered twice, or anything
-        else), else None. Whether it did depends on what the engine wrote, not on when the
-        reader thread ran: every line is read before the end of the output is."""
+        else), else None. Whether it did depends on what the engine wrote, not on when it was
+        read: every line is read before the end of the output is."""
         channel = getattr(self, "_channel", None)
         self.stop()
         if channel is None:
