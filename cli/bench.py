@@ -335,6 +335,33 @@ def bench_startup(ctx: Context, runs: int = 10) -> list[dict[str, Any]]:
     return rows
 
 
+#: The reference adapter's module, newest name first: installs from before the oracle had a room
+#: of its own have only the second (newer ones keep it, as a shim of the first).
+ADAPTER_MODULES = ("hanamikoji.oracle.core.adapter", "hanamikoji.engine.core.adapter")
+_FIND_ADAPTER = ("import importlib.util, sys\n"
+                 "for name in sys.argv[1:]:\n"
+                 "    try:\n"
+                 "        found = importlib.util.find_spec(name) is not None\n"
+                 "    except ImportError:\n"
+                 "        found = False\n"
+                 "    if found:\n"
+                 "        print(name)\n"
+                 "        break\n")
+
+
+def adapter_module(python: str) -> str:
+    """The first of :data:`ADAPTER_MODULES` that the install of ``python`` has (asked of that
+    interpreter: another install, ``--baseline``, may be older than this one)."""
+    if python == sys.executable:
+        return ADAPTER_MODULES[0]
+    done = subprocess.run([python, "-c", _FIND_ADAPTER, *ADAPTER_MODULES], capture_output=True,
+                          text=True)
+    name = done.stdout.strip()
+    if done.returncode != 0 or name not in ADAPTER_MODULES:
+        raise RuntimeError(f"{python} has none of the adapter modules {', '.join(ADAPTER_MODULES)}")
+    return name
+
+
 def bench_diff(ctx: Context) -> list[dict[str, Any]]:
     """``diff`` against the reference adapter, games per second (whole process): as the
     adapter declares (protocol 3 asks each step in one line), and asked request by request
@@ -342,7 +369,7 @@ def bench_diff(ctx: Context) -> list[dict[str, Any]]:
     from hanamikoji.engine.core.registry import DEFAULT, get
 
     games = 40 if get(ctx.game).name == DEFAULT else 10  # a game of the others lasts longer
-    adapter = [ctx.python, "-m", "hanamikoji.oracle.core.adapter"]
+    adapter = [ctx.python, "-m", adapter_module(ctx.python)]
     variants = [("", adapter)]
     if not ctx.baseline:  # another install's adapter may not take --protocol
         variants.append((", --protocol 2", [*adapter, "--protocol", "2"]))

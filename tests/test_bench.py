@@ -181,3 +181,46 @@ def test_a_baseline_runs_the_section_again_under_another_interpreter(monkeypatch
     monkeypatch.setitem(B.SECTIONS, "rounds", section)
     assert main(["bench", "--only", "rounds", "--json", "--baseline", "/old/python"]) == 0
     assert "baseline" not in json.loads(capsys.readouterr().out)["figures"][0]
+
+
+def _old_install(tmp_path: pathlib.Path, modules: tuple[str, ...]) -> str:
+    """An interpreter whose install has only ``modules`` (empty files), as an install from
+    before a module moved has only its old name: this Python, without site-packages."""
+    root = tmp_path / "old"
+    root.mkdir(parents=True)
+    for name in modules:
+        parts = name.split(".")
+        for depth in range(1, len(parts)):
+            folder = root.joinpath(*parts[:depth])
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "__init__.py").touch()
+        root.joinpath(*parts[:-1], parts[-1] + ".py").touch()
+    script = tmp_path / "python"
+    script.write_text(f'#!/bin/sh\nPYTHONPATH={root} exec {B.sys.executable} -S "$@"\n')
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_the_diff_row_of_a_baseline_runs_the_adapter_module_that_install_has(tmp_path,
+                                                                             monkeypatch):
+    """An install older than the oracle's room has its adapter at
+    ``hanamikoji.engine.core.adapter`` only: the baseline's diff row runs that one."""
+    old = _old_install(tmp_path, ("hanamikoji.engine.core.adapter",))
+    assert B.adapter_module(old) == "hanamikoji.engine.core.adapter"
+    assert B.adapter_module(B.sys.executable) == "hanamikoji.oracle.core.adapter"
+    newer = _old_install(tmp_path / "newer", ("hanamikoji.oracle.core.adapter",
+                                              "hanamikoji.engine.core.adapter"))
+    assert B.adapter_module(newer) == "hanamikoji.oracle.core.adapter"
+    with pytest.raises(RuntimeError, match="none of the adapter modules"):
+        B.adapter_module(_old_install(tmp_path / "none", ()))
+    ran = []
+
+    def timed(ctx, argv, repeat=None):
+        ran.append(argv)
+        return 2.0, json.dumps({"status": "agree"})
+
+    monkeypatch.setattr(B, "_timed", timed)
+    ctx = B.Context(1, tmp_path, (), tmp_path, None, python=old)
+    (row,) = B.bench_diff(ctx)
+    assert ran[0][0] == old and ran[0][-2:] == ["-m", "hanamikoji.engine.core.adapter"]
+    assert row["value"] == 20.0  # 40 games in 2 s

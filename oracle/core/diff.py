@@ -29,9 +29,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import pathlib
-import queue
+import select
 import signal
 import subprocess
 import sys
@@ -69,6 +70,8 @@ LINE_LIMIT = 1 << 22
 #: The other engine's standard error is read in chunks of this size, and only its last
 #: ``STDERR_TAIL`` bytes are kept (an engine may write without end, and without a newline).
 STDERR_CHUNK = 1 << 16
+#: The other engine's standard output is read in chunks of at most this size.
+READ_CHUNK = 1 << 16
 STDERR_TAIL = 4096
 #: The longest tail of standard error a message quotes.
 STDERR_SHOWN = 600
@@ -123,43 +126,118 @@ SETTLE_BOUND = 30.0
 
 
 class _Channel:
-    """The other engine's standard output as answers: exactly one line per request. A line
-    read when every request sent already has its answer is one nobody asked for (a request
-    answered twice, or other output): the reader keeps it (``extra``) and stops reading, so
-    an engine that writes without end cannot make the harness grow."""
+    """The other engine's standard output as answers: exactly one line per request, read by
+    the harness's own thread straight from the pipe, as many bytes as are there at a time (no
+    reader thread to hand each line over, no system call per line). A line that is there when
+    every request sent already has its answer is one nobody asked for (a request answered
+    twice, or other output): it is kept (``extra``) and nothing more is read, so an engine that
+    writes without end cannot make the harness grow."""
 
-    def __init__(self) -> None:
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream  # held: its file descriptor stays open as long as the channel
+        self.fd = stream.fileno()
         self.asked = 0  # requests written; counted before each is written
         self.read = 0  # answer lines read
-        self.lines: queue.Queue[Any] = queue.Queue()
+        self.buffer = bytearray()  # read, not yet taken as a line
+        self.scanned = 0  # no newline in buffer[:scanned]
+        self.ended = False  # the end of the output was read
         self.extra: bytes | None = None
         self.last: dict[str, Any] | None = None  # the last request written
-        self.done = threading.Event()
+        # poll, not select: no limit on the descriptor's number (a program that embeds the
+        # harness may hold more than a thousand files)
+        self.poll = select.poll()
+        self.poll.register(self.fd, select.POLLIN)
 
+    def _fill(self, timeout: float | None) -> bool:
+        """Read what the pipe holds, waiting at most ``timeout`` seconds (None: not at all)
+        for something to come; False when nothing came in that time."""
+        wait = 0 if timeout is None else max(0, math.ceil(timeout * 1000))
+        if not self.poll.poll(wait):
+            return False
+        try:
+            chunk = os.read(self.fd, READ_CHUNK)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.ended = True
+        self.buffer += chunk
+        return True
 
-def _read_stdout(stream: Any, channel: _Channel) -> None:
-    """Read answer lines of at most :data:`LINE_LIMIT` bytes (the newline not counted) into
-    ``channel``; a longer line, a line nobody asked for, or the end of the output ends it."""
-    try:
+    def _take(self) -> Any:
+        """The next whole line of the buffer (its newline included), :data:`_TOO_LONG`, the
+        rest of the output when it has ended without a newline, or None: not there yet."""
+        at = self.buffer.find(b"\n", self.scanned)
+        if at < 0:
+            self.scanned = len(self.buffer)
+            if len(self.buffer) > LINE_LIMIT:
+                return _TOO_LONG
+            if self.ended and self.buffer:
+                line = bytes(self.buffer)
+                self.buffer.clear()
+                self.scanned = 0
+                return line
+            return None
+        if at > LINE_LIMIT:
+            return _TOO_LONG
+        line = bytes(self.buffer[:at + 1])
+        del self.buffer[:at + 1]
+        self.scanned = 0
+        return line
+
+    def look_for_extra(self) -> None:
+        """Before a request is counted, every one before it answered: a line already written
+        is one nobody asked for."""
+        if self.extra is not None or self.ended or self.read < self.asked:
+            return
+        self._fill(None)
+        self._keep_extra()
+
+    def _keep_extra(self) -> None:
+        line = self._take()
+        if isinstance(line, bytes):
+            self.extra = line
+        elif line is _TOO_LONG:  # a line nobody asked for, and too long to keep whole
+            self.extra = bytes(self.buffer[:LINE_LIMIT])
+
+    def answer(self, timeout: float) -> Any:
+        """The answer line to the last request, :data:`_TOO_LONG`, :data:`_EXTRA` (a line
+        came when none was asked for), :data:`_EOF`, or None: none within ``timeout``."""
+        if self.extra is not None:
+            return _EXTRA
+        deadline = time.monotonic() + timeout
         while True:
-            line = stream.readline(LINE_LIMIT + 1)
-            if not line:
+            line = self._take()
+            if line is not None:
                 break
-            if len(line) > LINE_LIMIT and not line.endswith(b"\n"):
-                channel.lines.put(_TOO_LONG)
-                break
-            # A request is counted before it is written, so its answer, read after, never
-            # finds ``read == asked``: only a line nobody asked for does.
-            if channel.read >= channel.asked:
-                channel.extra = line
-                channel.lines.put(_EXTRA)
-                break
-            channel.read += 1
-            channel.lines.put(line)
-    except (OSError, ValueError):
-        pass
-    channel.lines.put(_EOF)
-    channel.done.set()
+            if self.ended:
+                return _EOF
+            if not self._fill(deadline - time.monotonic()):
+                return None
+        if line is _TOO_LONG:
+            return _TOO_LONG
+        # A request is counted before it is written, so its answer never finds
+        # ``read == asked``: only a line nobody asked for does.
+        if self.read >= self.asked:
+            self.extra = line
+            return _EXTRA
+        self.read += 1
+        return line
+
+    def drain(self, timeout: float) -> None:
+        """Read the output to its end (the engine is stopped), within ``timeout`` seconds:
+        answers still owed are taken as answers, and the first line nobody asked for is kept."""
+        deadline = time.monotonic() + timeout
+        while self.extra is None and not (self.ended and not self.buffer):
+            line = self._take()
+            if line is None:
+                if self.ended or not self._fill(deadline - time.monotonic()):
+                    return
+            elif line is _TOO_LONG:
+                return
+            elif self.read < self.asked:
+                self.read += 1
+            else:
+                self.extra = line
 
 
 class Engine:
@@ -216,11 +294,9 @@ class Engine:
         self.starts += 1
         self.answers = 0  # answer lines read from this process
         self.general = self.batched = False
-        self._channel = _Channel()
+        self._channel = _Channel(self.process.stdout)
         self._stderr = bytearray()
         self._stderr_done = threading.Event()
-        threading.Thread(target=_read_stdout, args=(self.process.stdout, self._channel),
-                         daemon=True).start()
         threading.Thread(target=self._read_stderr,
                          args=(self.process.stderr, self._stderr, self._stderr_done),
                          daemon=True).start()
@@ -286,6 +362,7 @@ class Engine:
         interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         assert self.process is not None and self.process.stdin is not None
         channel = self._channel
+        channel.look_for_extra()
         if channel.extra is not None:
             raise self._extra_failure(channel)
         channel.asked += 1
@@ -299,9 +376,8 @@ class Engine:
                                       f"{_short(message)}") from None
         if meanwhile is not None:
             meanwhile()
-        try:
-            line = channel.lines.get(timeout=self.timeout)
-        except queue.Empty:
+        line = channel.answer(self.timeout)
+        if line is None:
             raise self._fail("hang", f"the engine did not answer {_short(message)} within "
                                      f"{self.timeout:g} s") from None
         if line is _EOF:
@@ -338,13 +414,13 @@ class Engine:
     def settle(self) -> EngineFailure | None:
         """Stop the engine and read its output to the end: the protocol error of a line
         nobody asked for if it wrote one at any time (a request answered twice, or anything
-        else), else None. Whether it did depends on what the engine wrote, not on when the
-        reader thread ran: every line is read before the end of the output is."""
+        else), else None. Whether it did depends on what the engine wrote, not on when it was
+        read: every line is read before the end of the output is."""
         channel = getattr(self, "_channel", None)
         self.stop()
         if channel is None:
             return None
-        channel.done.wait(SETTLE_BOUND)
+        channel.drain(SETTLE_BOUND)
         if channel.extra is None:
             return None
         return self._extra_failure(channel)
