@@ -45,7 +45,6 @@ from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 import attrs
 
 from hanamikoji.cli.base import UsageError
-from hanamikoji.cli.output import OutputError, output_file
 
 #: The environment variable that names a Dask scheduler when ``--scheduler`` is not given.
 SCHEDULER_VARIABLE = "HANAMIKOJI_SCHEDULER"
@@ -122,6 +121,10 @@ class Store:
             self._write("campaign.json", text)
 
     def _write(self, name: str, text: str) -> None:
+        # Imported here: the output module brings tempfile and random, which a plain
+        # validate (whose handler is a campaign's) does not need.
+        from hanamikoji.cli.output import OutputError, output_file
+
         try:
             with output_file(os.path.join(self.folder, name)) as out:
                 out.write(text)
