@@ -452,7 +452,7 @@ def _bench_dask(ctx: Context) -> list[dict[str, Any]]:
         import distributed
     except ImportError:
         return [{"figure": "dask", "value": None, "target": None,
-                 "unit": "not measured: Dask is not installed (pip install 'hanamikoji[dask]')"}]
+                 "unit": "not measured: Dask is not installed (pip install '.[dask]' in a clone of hanamikoji)"}]
     games = ctx.campaign_games
     simulate = _command("simulate", *_game(ctx), "--games", str(games), "--seed", "0",
                         "--shard-size", str(max(100, games // 40)))

@@ -19,7 +19,7 @@ Backends:
   mid-shard is noticed and its shards run again, and Ctrl-C stops the workers at once (each
   tells the main process its id); no further dependency (joblib/loky) is needed for that;
 * :class:`Dask`: the workers of a Dask distributed scheduler (``--scheduler ADDRESS``, or the
-  environment variable ``HANAMIKOJI_SCHEDULER``); the optional extra ``hanamikoji[dask]``.
+  environment variable ``HANAMIKOJI_SCHEDULER``); the optional extra ``[dask]`` (``pip install '.[dask]'``).
   A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere.
 
 With a store (``--resume DIR``), each finished shard is written to ``DIR/<name>.out`` through
@@ -404,7 +404,7 @@ class Dask:
             import distributed
         except ImportError:
             raise UsageError("--scheduler needs Dask distributed, which is not installed: "
-                             "pip install 'hanamikoji[dask]'") from None
+                             "pip install '.[dask]' in a clone of hanamikoji") from None
         self.own = client is None
         if client is None:
             try:

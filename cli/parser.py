@@ -152,7 +152,7 @@ def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int | No
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run the shards on the Dask cluster of this scheduler "
                              "(tcp://HOST:8786; default: $HANAMIKOJI_SCHEDULER if set; needs "
-                             "hanamikoji[dask])")
+                             "the [dask] extra)")
     parser.add_argument("--resume", type=path, default=None, metavar="DIR",
                         help="keep each finished shard in DIR, and take the shards already "
                              "there instead of running them again")

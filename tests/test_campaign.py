@@ -167,7 +167,7 @@ def test_a_resumed_simulate_gives_the_same_records_and_tally(tmp_path, capsys):
 
 def test_an_unreachable_scheduler_is_one_line(monkeypatch, capsys):
     pytest.importorskip("distributed", reason="Dask distributed is not installed "
-                                              "(pip install 'hanamikoji[dask]')")
+                                              "(pip install '.[dask]' in a clone of hanamikoji)")
     code = main(["simulate", "--games", "3", "--scheduler", "tcp://127.0.0.1:9"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1

@@ -9,7 +9,7 @@ import signal
 import pytest
 
 distributed = pytest.importorskip(
-    "distributed", reason="Dask distributed is not installed (pip install 'hanamikoji[dask]')")
+    "distributed", reason="Dask distributed is not installed (pip install '.[dask]' in a clone of hanamikoji)")
 
 from hanamikoji.cli import campaign as C  # noqa: E402
 from hanamikoji.cli.main import main  # noqa: E402
