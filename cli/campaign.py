@@ -404,7 +404,7 @@ class Dask:
             import distributed
         except ImportError:
             raise UsageError("--scheduler needs Dask distributed, which is not installed: "
-                             "pip install '.[dask]' in a clone of hanamikoji") from None
+                             "pip install '.[dask]' in a clone of this toolkit") from None
         self.own = client is None
         if client is None:
             try:
@@ -424,7 +424,7 @@ class Dask:
 
     def submit(self, shard: Shard) -> Pending:
         # pure=False with a key of this run: a shard is never taken from another run's cache
-        future = self.client.submit(run_shard, shard, key=f"hanamikoji-{shard.name}-{self.token}",
+        future = self.client.submit(run_shard, shard, key=f"campaign-{shard.name}-{self.token}",
                                     pure=False, retries=3)
         self.futures.append(future)
         return _DaskFuture(future)

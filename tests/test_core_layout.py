@@ -30,7 +30,7 @@ WORDS = re.compile(r"geisha|hanamikoji|charm", re.IGNORECASE)
 TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations|oracle|cli|viewer)\b"
                   r"|hanamikoji-(verify|vectors|bench|hypothesis)\b"
                   r"|\bhanamikoji (\{|[a-z]+\b)|prog=\"hanamikoji\"|\"hanamikoji\"\s*$"
-                  r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_GAMES|\"hanamikoji: "
+                  r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_(GAMES|SCHEDULER)|\"hanamikoji: "
                   r"|urn:hanamikoji:")
 
 
