@@ -136,7 +136,8 @@ def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     rows = []
     for workers in (1, os.cpu_count() or 1):
         seconds, _ = _timed(ctx, _command("simulate", *_game(ctx), "--games", str(games),
-                                          "--seed", "0", "--workers", str(workers)))
+                                          "--seed", "0", "--workers", str(workers),
+                                          python=ctx.python))
         rows.append({"figure": f"simulate --games {games} --workers {workers}",
                      "value": round(games / seconds, 1), "unit": "games/s (whole process)",
                      "target": "simulate" if workers == 1 else None,
@@ -180,18 +181,19 @@ def _records_file(directory: pathlib.Path, count: int, base: pathlib.Path) -> pa
 def bench_validate(ctx: Context) -> list[dict[str, Any]]:
     base = ctx.scratch / "records-base.jsonl"
     done = subprocess.run(_command("simulate", *_game(ctx), "--games", "1000", "--seed", "0",
-                                   "--records",
-                                   str(base)), capture_output=True, text=True)
+                                   "--records", str(base), python=ctx.python),
+                          capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"simulate failed: {done.stderr.strip()}")
     rows = []
     peaks = []
     for count in ctx.sizes:
         path = _records_file(ctx.scratch, count, base)
-        seconds, memory = _peak_memory(_command("validate", str(path), "--json"))
+        argv = _command("validate", *_game(ctx), str(path), "--json", python=ctx.python)
+        seconds, memory = _peak_memory(argv)
         peaks.append(memory)
         if count <= 10_000:  # cheap: timed apart, by the bench's clock, best of --repeat
-            seconds = _timed(ctx, _command("validate", str(path), "--json"))[0]
+            seconds = _timed(ctx, argv)[0]
         rows.append({"figure": f"validate {count:,} records",
                      "value": round(count / seconds, 1), "unit": "records/s (whole process)",
                      "target": "validate" if count == 1000 else None,
@@ -394,7 +396,7 @@ SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
 }
 #: The sections that time other processes only, which ``--baseline PYTHON`` runs again under
 #: another interpreter (another install) for a figure old against new in the same run.
-BASELINE_SECTIONS = ("startup", "diff")
+BASELINE_SECTIONS = ("simulate", "validate", "startup", "diff")
 
 
 def _against(rows: list[dict[str, Any]], name: str, ctx: Context) -> list[dict[str, Any]]:

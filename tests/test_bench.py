@@ -224,3 +224,31 @@ def test_the_diff_row_of_a_baseline_runs_the_adapter_module_that_install_has(tmp
     (row,) = B.bench_diff(ctx)
     assert ran[0][0] == old and ran[0][-2:] == ["-m", "hanamikoji.engine.core.adapter"]
     assert row["value"] == 20.0  # 40 games in 2 s
+
+
+def test_simulate_and_validate_of_a_baseline_run_the_old_install_s_commands(tmp_path,
+                                                                            monkeypatch):
+    """With ``--baseline``, every process the simulate and validate sections start is the old
+    install's (the records validate reads are its own simulate's), so their figures are old
+    against new too."""
+    started = []
+
+    def timed(ctx, argv, repeat=None):
+        started.append(argv)
+        return 1.0, ""
+
+    def made(argv, **kwargs):
+        started.append(argv)
+        pathlib.Path(argv[argv.index("--records") + 1]).write_text("{}\n")
+        return B.subprocess.CompletedProcess(argv, 0, "", "")
+
+    monkeypatch.setattr(B, "_timed", timed)
+    monkeypatch.setattr(B, "_peak_memory", lambda argv: (started.append(argv), (1.0, 10.0))[1])
+    monkeypatch.setattr(B.subprocess, "run", made)
+    ctx = B.Context(1, tmp_path, (1000,), tmp_path, "maiko", python="/old/python")
+    B.bench_simulate(ctx, games=10)
+    B.bench_validate(ctx)
+    assert started and {argv[0] for argv in started} == {"/old/python"}
+    assert {argv[3] for argv in started} == {"simulate", "validate"}
+    assert all(argv[4:6] == ["--game", "maiko"] for argv in started)
+    assert set(B.BASELINE_SECTIONS) >= {"simulate", "validate"}
