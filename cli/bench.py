@@ -111,15 +111,16 @@ def _game(ctx: Context) -> tuple[str, ...]:
     return () if ctx.game is None else ("--game", ctx.game)
 
 
-def _timed(ctx: Context, argv: list[str], repeat: int | None = None) -> tuple[float, str]:
+def _timed(ctx: Context, argv: list[str], repeat: int | None = None,
+           codes: tuple[int, ...] = (0, 1)) -> tuple[float, str]:
     """Best wall time of ``repeat`` runs of ``argv`` (default: ``ctx.repeat``), and its
-    standard output."""
+    standard output; an exit code not in ``codes`` is an error (1 is a verdict of a check)."""
     best, out = float("inf"), ""
     for _ in range(ctx.repeat if repeat is None else repeat):
         start = ctx.clock()
         done = subprocess.run(argv, capture_output=True, text=True)
         seconds = ctx.clock() - start
-        if done.returncode not in (0, 1):
+        if done.returncode not in codes:
             raise RuntimeError(f"{' '.join(argv[2:])} failed: {done.stderr.strip()[:200]}")
         if seconds < best:
             best, out = seconds, done.stdout
@@ -151,7 +152,8 @@ def bench_simulate(ctx: Context, games: int = 3000) -> list[dict[str, Any]]:
     rows = []
     for workers in (1, os.cpu_count() or 1):
         seconds, _ = _timed(ctx, _command("simulate", *_game(ctx), "--games", str(games),
-                                          "--seed", "0", "--workers", str(workers)))
+                                          "--seed", "0", "--workers", str(workers),
+                                          python=ctx.python))
         rows.append({"figure": f"simulate --games {games} --workers {workers}",
                      "value": round(games / seconds, 1), "unit": "games/s (whole process)",
                      "target": "simulate" if workers == 1 else None,
@@ -195,18 +197,19 @@ def _records_file(directory: pathlib.Path, count: int, base: pathlib.Path) -> pa
 def bench_validate(ctx: Context) -> list[dict[str, Any]]:
     base = ctx.scratch / "records-base.jsonl"
     done = subprocess.run(_command("simulate", *_game(ctx), "--games", "1000", "--seed", "0",
-                                   "--records",
-                                   str(base)), capture_output=True, text=True)
+                                   "--records", str(base), python=ctx.python),
+                          capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"simulate failed: {done.stderr.strip()}")
     rows = []
     peaks = []
     for count in ctx.sizes:
         path = _records_file(ctx.scratch, count, base)
-        seconds, memory = _peak_memory(_command("validate", str(path), "--json"))
+        argv = _command("validate", *_game(ctx), str(path), "--json", python=ctx.python)
+        seconds, memory = _peak_memory(argv)
         peaks.append(memory)
         if count <= 10_000:  # cheap: timed apart, by the bench's clock, best of --repeat
-            seconds = _timed(ctx, _command("validate", str(path), "--json"))[0]
+            seconds = _timed(ctx, argv)[0]
         rows.append({"figure": f"validate {count:,} records",
                      "value": round(count / seconds, 1), "unit": "records/s (whole process)",
                      "target": "validate" if count == 1000 else None,
@@ -318,14 +321,17 @@ def bench_startup(ctx: Context, runs: int = 10) -> list[dict[str, Any]]:
         if done.returncode != 0:
             raise RuntimeError(f"simulate failed: {done.stderr.strip()[:200]}")
     rows = []
+    module = command_module(ctx.python)
     for figure, argv, target in (
-            (f"python -m {TOOLKIT} --version", [ctx.python, "-m", TOOLKIT, "--version"],
+            (f"python -m {TOOLKIT} --version", [ctx.python, "-m", module, "--version"],
              "startup-version"),
             (f"python -m {TOOLKIT} validate (one record)",
-             [ctx.python, "-m", TOOLKIT, "validate", *_game(ctx), str(record)],
+             [ctx.python, "-m", module, "validate", *_game(ctx), str(record)],
              "startup-validate")):
-        _timed(ctx, argv, 1)  # warm: the byte code is compiled, the files are cached
-        seconds, _ = _timed(ctx, argv, max(runs, ctx.repeat))
+        # warm: the byte code is compiled, the files are cached; both answers are exit 0 (a
+        # command that failed to start is timed as nothing, never as fast)
+        _timed(ctx, argv, 1, codes=(0,))
+        seconds, _ = _timed(ctx, argv, max(runs, ctx.repeat), codes=(0,))
         rows.append({"figure": figure, "value": round(seconds * 1000, 1),
                      "unit": "ms (whole process)", "target": target})
     seconds, _ = _timed(ctx, [ctx.python, "-S", "-c", "pass"], max(runs, ctx.repeat))
@@ -338,6 +344,8 @@ def bench_startup(ctx: Context, runs: int = 10) -> list[dict[str, Any]]:
 #: The reference adapter's module, newest name first: installs from before the oracle had a room
 #: of its own have only the second (newer ones keep it, as a shim of the first).
 ADAPTER_MODULES = ("hanamikoji.oracle.core.adapter", "hanamikoji.engine.core.adapter")
+#: The command's ``__main__`` modules, newest first.
+COMMAND_MODULES = (f"{TOOLKIT}.__main__", f"{TOOLKIT}.engine.__main__")
 _FIND_ADAPTER = ("import importlib.util, sys\n"
                  "for name in sys.argv[1:]:\n"
                  "    try:\n"
@@ -349,17 +357,30 @@ _FIND_ADAPTER = ("import importlib.util, sys\n"
                  "        break\n")
 
 
-def adapter_module(python: str) -> str:
-    """The first of :data:`ADAPTER_MODULES` that the install of ``python`` has (asked of that
-    interpreter: another install, ``--baseline``, may be older than this one)."""
+def _first_module(python: str, names: tuple[str, ...], what: str) -> str:
+    """The first of ``names`` that the install of ``python`` has (asked of that interpreter:
+    another install, ``--baseline``, may be older than this one)."""
     if python == sys.executable:
-        return ADAPTER_MODULES[0]
-    done = subprocess.run([python, "-c", _FIND_ADAPTER, *ADAPTER_MODULES], capture_output=True,
+        return names[0]
+    done = subprocess.run([python, "-c", _FIND_ADAPTER, *names], capture_output=True,
                           text=True)
     name = done.stdout.strip()
-    if done.returncode != 0 or name not in ADAPTER_MODULES:
-        raise RuntimeError(f"{python} has none of the adapter modules {', '.join(ADAPTER_MODULES)}")
+    if done.returncode != 0 or name not in names:
+        raise RuntimeError(f"{python} has none of the {what} {', '.join(names)}")
     return name
+
+
+def adapter_module(python: str) -> str:
+    """The first of :data:`ADAPTER_MODULES` that the install of ``python`` has."""
+    return _first_module(python, ADAPTER_MODULES, "adapter modules")
+
+
+def command_module(python: str) -> str:
+    """The module ``python -m`` runs as the command in the install of ``python``: the package
+    itself, or in an install from before it had a ``__main__`` of its own (40ea841),
+    ``hanamikoji.engine``."""
+    found = _first_module(python, COMMAND_MODULES, "command modules")
+    return found.removesuffix(".__main__")
 
 
 def bench_diff(ctx: Context) -> list[dict[str, Any]]:
@@ -479,7 +500,7 @@ SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
 }
 #: The sections that time other processes only, which ``--baseline PYTHON`` runs again under
 #: another interpreter (another install) for a figure old against new in the same run.
-BASELINE_SECTIONS = ("startup", "diff")
+BASELINE_SECTIONS = ("simulate", "validate", "startup", "diff")
 
 
 def _against(rows: list[dict[str, Any]], name: str, ctx: Context) -> list[dict[str, Any]]:

@@ -224,3 +224,57 @@ def test_the_diff_row_of_a_baseline_runs_the_adapter_module_that_install_has(tmp
     (row,) = B.bench_diff(ctx)
     assert ran[0][0] == old and ran[0][-2:] == ["-m", "hanamikoji.engine.core.adapter"]
     assert row["value"] == 20.0  # 40 games in 2 s
+
+
+def test_simulate_and_validate_of_a_baseline_run_the_old_install_s_commands(tmp_path,
+                                                                            monkeypatch):
+    """With ``--baseline``, every process the simulate and validate sections start is the old
+    install's (the records validate reads are its own simulate's), so their figures are old
+    against new too."""
+    started = []
+
+    def timed(ctx, argv, repeat=None):
+        started.append(argv)
+        return 1.0, ""
+
+    def made(argv, **kwargs):
+        started.append(argv)
+        pathlib.Path(argv[argv.index("--records") + 1]).write_text("{}\n")
+        return B.subprocess.CompletedProcess(argv, 0, "", "")
+
+    monkeypatch.setattr(B, "_timed", timed)
+    monkeypatch.setattr(B, "_peak_memory", lambda argv: (started.append(argv), (1.0, 10.0))[1])
+    monkeypatch.setattr(B.subprocess, "run", made)
+    ctx = B.Context(1, tmp_path, (1000,), tmp_path, "maiko", python="/old/python")
+    B.bench_simulate(ctx, games=10)
+    B.bench_validate(ctx)
+    assert started and {argv[0] for argv in started} == {"/old/python"}
+    assert {argv[3] for argv in started} == {"simulate", "validate"}
+    assert all(argv[4:6] == ["--game", "maiko"] for argv in started)
+    assert set(B.BASELINE_SECTIONS) >= {"simulate", "validate"}
+
+
+def test_the_start_up_of_a_baseline_runs_the_command_that_install_has(tmp_path):
+    """An install from before the package had a ``__main__`` runs as ``python -m
+    hanamikoji.engine``: its start-up figures time that command, never the one-line error of
+    ``python -m hanamikoji`` (exit 1, which a start-up figure does not accept)."""
+    old = _old_install(tmp_path, ("hanamikoji.engine.__main__",))
+    assert B.command_module(old) == "hanamikoji.engine"
+    assert B.command_module(B.sys.executable) == "hanamikoji"
+    ran = []
+
+    def timed(ctx, argv, repeat=None, codes=(0, 1)):
+        ran.append((argv, codes))
+        return 0.05, ""
+
+    (tmp_path / "one-record.jsonl").write_text("{}\n")
+    ctx = B.Context(1, tmp_path, (), tmp_path, None, python=old)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(B, "_timed", timed)
+        B.bench_startup(ctx, runs=1)
+    timed_commands = [(argv[1:3], codes) for argv, codes in ran if argv[1] == "-m"]
+    assert timed_commands and all(command == (["-m", "hanamikoji.engine"], (0,))
+                                  for command in timed_commands)
+    # a command that fails to start is an error, not a fast figure
+    with pytest.raises(RuntimeError, match="failed"):
+        B._timed(ctx, [B.sys.executable, "-c", "raise SystemExit(1)"], 1, codes=(0,))
