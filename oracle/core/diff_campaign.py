@@ -119,9 +119,10 @@ def run(args: argparse.Namespace) -> int:
                                     "timeout": args.timeout, "shrink": args.shrink,
                                     "shard_size": size})
     start = time.perf_counter()
-    # Each shard in a fresh process: Hypothesis keeps state between the runs of one process,
-    # so a shard run after another draws other games than the same shard run alone.
-    backend = backend_for(args.workers or 1, scheduler_address(args.scheduler), fresh=True)
+    # Not yet in a fresh process per shard (Python 3.11's max_tasks_per_child can leave the pool
+    # short of workers): Hypothesis keeps state between the runs of one process, so a shard
+    # run after another may draw other games than the same shard run alone.
+    backend = backend_for(args.workers or 1, scheduler_address(args.scheduler))
     games = starts = shrink_games = cut_short = 0
     view_keys: tuple[str, ...] | None = None
     found: dict[str, Any] | None = None
