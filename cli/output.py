@@ -48,6 +48,8 @@ import tempfile
 from contextlib import contextmanager
 from typing import IO, Any, Collection, Iterator
 
+from hanamikoji.engine.core.deferred import sigint_deferred
+
 #: The path that names standard output.
 STDOUT = "-"
 
@@ -299,24 +301,6 @@ def _atomic(target: str, path: str, status: os.stat_result | None) -> Iterator[I
 
 
 @contextmanager
-def _ctrl_c_deferred() -> Iterator[None]:
-    """Ctrl-C (SIGINT) held back until the block ends, where a signal can be (the main thread
-    of a POSIX process): a copy over old contents is not left halfway."""
-    import signal
-    import threading
-
-    if not hasattr(signal, "pthread_sigmask") or (
-            threading.current_thread() is not threading.main_thread()):
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-@contextmanager
 def _in_place(target: str, path: str, status: os.stat_result) -> Iterator[IO[str]]:
     """A file of several hard links: the output staged whole beside it, then its space reserved
     in the file, then copied over the old contents (every link sees the new contents)."""
@@ -325,7 +309,7 @@ def _in_place(target: str, path: str, status: os.stat_result) -> Iterator[IO[str
         _finish(out, handle, path)
         try:
             size = os.stat(temporary).st_size
-            with _ctrl_c_deferred(), open(target, "r+b") as file, open(temporary, "rb") as staged:
+            with sigint_deferred(), open(target, "r+b") as file, open(temporary, "rb") as staged:
                 if hasattr(os, "posix_fallocate") and size > status.st_size:
                     try:
                         os.posix_fallocate(file.fileno(), 0, size)

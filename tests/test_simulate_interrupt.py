@@ -45,20 +45,26 @@ def test_a_worker_keeps_the_stop_event_and_leaves_ctrl_c_to_the_main_process(mon
     assert set_to == {signal.SIGINT: signal.SIG_IGN} and simulate._stop is stop
 
 
-def _workers_running(pid: int) -> bool:
-    """Whether ``pid`` has two worker processes, each ignoring SIGINT (its initializer ran)."""
+def _children(pid: int) -> list[int]:
     try:
-        children = open(f"/proc/{pid}/task/{pid}/children").read().split()
+        return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
     except OSError:
-        return False
+        return []
+
+
+def _workers_running(pid: int) -> bool:
+    """Whether ``pid``'s two worker processes run, each ignoring SIGINT (its initializer ran).
+    The workers are forked by the pool's fork server, a child of ``pid`` (as is multiprocessing's
+    resource tracker): they are ``pid``'s grandchildren."""
     ready = 0
-    for child in children:
-        try:
-            status = open(f"/proc/{child}/status").read()
-        except OSError:
-            continue
-        ignored = int(re.search(r"SigIgn:\s+([0-9a-f]+)", status).group(1), 16)
-        ready += bool(ignored & (1 << (signal.SIGINT - 1)))
+    for child in _children(pid):
+        for worker in _children(child):
+            try:
+                status = open(f"/proc/{worker}/status").read()
+            except OSError:
+                continue
+            ignored = int(re.search(r"SigIgn:\s+([0-9a-f]+)", status).group(1), 16)
+            ready += bool(ignored & (1 << (signal.SIGINT - 1)))
     return ready >= 2
 
 

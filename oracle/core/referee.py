@@ -29,6 +29,7 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
+from hanamikoji.engine.core.deferred import sigint_deferred
 from hanamikoji.engine.core.errors import GameError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game, Outcome
 from hanamikoji.engine.core.seeded import game_rng
@@ -138,15 +139,13 @@ class _Process:
 
     def start(self, hello: dict[str, Any], limits: Limits) -> None:
         # Ctrl-C held back while the process starts, so that it is ours to end once started.
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            self.process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, start_new_session=True)
-        except OSError as error:
-            raise _Fault("crash", f"cannot start {self.argv[0]!r}: {error.strerror}") from None
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        with sigint_deferred():
+            try:
+                self.process = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL, start_new_session=True)
+            except OSError as error:
+                raise _Fault("crash", f"cannot start {self.argv[0]!r}: {error.strerror}") from None
         answer, _ = self._exchange(hello, limits.start, "new_game")
         if not (isinstance(answer, dict) and answer.get("ok") is True
                 and set(answer) <= {"ok", "name"} and isinstance(answer.get("name", ""), str)):
@@ -276,12 +275,9 @@ def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, de
     finally:
         # Ctrl-C held back until every seat is closed: an interrupt in the first close must
         # not leave the others' processes running.
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+        with sigint_deferred():
             for seat in seats:
                 seat.close()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent: list[float],

@@ -37,11 +37,12 @@ import signal
 import threading
 import time
 from collections import defaultdict
-from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 import attrs
 import z3
+
+from hanamikoji.engine.core.deferred import sigint_deferred
 
 #: z3's resource limit of every check: units of z3's deterministic work counter (the "rlimit
 #: count" statistic of a solver), not time, so a check answers alike on an idle machine and a
@@ -183,25 +184,10 @@ class Deadline:
 _usage: list[int] | None = None
 
 
-@contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """SIGINT held back (blocked in this thread, so the kernel keeps it pending) until the block
-    ends, when it is delivered and Python's handler raises as usual; where signals can't be
-    masked, nothing is held."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 # z3's main context, made now and whole: a Ctrl-C that lands inside ``z3.Context.__init__`` (it
 # is made on first use, in whatever builds the first formula) leaves a context without its
 # ``owner``, whose destructor then prints a traceback after the interrupt's one line.
-with _sigint_deferred():
+with sigint_deferred():
     z3.main_ctx()
 
 
@@ -209,8 +195,14 @@ def _start_with_sigint_blocked(thread: threading.Thread) -> None:
     """Start ``thread`` with SIGINT blocked in it (a new thread takes its creator's mask), so the
     kernel delivers a Ctrl-C to the main thread, which is waiting and runs Python's handler at
     once: a signal taken by the worker would wake nobody until the check ends."""
-    with _sigint_deferred():
+    if not hasattr(signal, "pthread_sigmask"):
         thread.start()
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _rlimit_count(engine: Any) -> int:
