@@ -1652,8 +1652,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def run(args: argparse.Namespace) -> int:
-    """The ``diff`` sub-command: exit 0 if no divergence is found, 1 if one is."""
+def engine_command(args: argparse.Namespace) -> list[str]:
+    """The other engine's command line given after ``--``, and ``--timeout`` checked: usage
+    errors of ``diff`` whether it runs in one process or as a campaign."""
     argv = list(args.engine)
     if argv and argv[0] == "--":
         argv = argv[1:]
@@ -1662,6 +1663,12 @@ def run(args: argparse.Namespace) -> int:
                          "hanamikoji diff -- python docs/examples/adapter.py")
     if not 0 < args.timeout <= 3600:
         raise UsageError(f"--timeout must be from 0 to 3600 seconds, not {args.timeout:g}")
+    return argv
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``diff`` sub-command: exit 0 if no divergence is found, 1 if one is."""
+    argv = engine_command(args)
     from hanamikoji.cli.options import game_and_config
 
     game, _ = game_and_config(_without_variant(args))

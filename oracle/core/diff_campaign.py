@@ -92,14 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "leaks", False):
         raise UsageError("--leaks runs in one process: leave out --workers, --shard-size, "
                          "--resume and --scheduler (and HANAMIKOJI_SCHEDULER)")
-    argv = list(args.engine)
-    if argv and argv[0] == "--":
-        argv = argv[1:]
-    if not argv:
-        raise UsageError("no engine command: give it after --, e.g. "
-                         "hanamikoji diff -- python docs/examples/adapter.py")
-    if not 0 < args.timeout <= 3600:
-        raise UsageError(f"--timeout must be from 0 to 3600 seconds, not {args.timeout:g}")
+    argv = D.engine_command(args)
     from hanamikoji.cli.options import game_and_config, option_values
 
     game, _ = game_and_config(D._without_variant(args))
