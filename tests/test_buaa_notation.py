@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.cli.main import main
+from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.game import Phase, apply, legal_actions, new_game, random_deal
 from hanamikoji.engine.hanamikoji.record import read_record, to_record
 from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, STANDARD
@@ -187,6 +188,87 @@ def test_a_view_is_refused_where_no_game_could_show_it():
         buaa.parse_view("3ABC-D", viewer_starts=False)
     with pytest.raises(NotationError, match=r"COMP-2"):
         buaa.parse_view("3GGG-G", viewer_starts=False, hand="GGG")
+
+
+@checks("COMP-2", "DEAL-3", "TURN-2")
+def test_a_hand_no_deal_or_draw_could_give_is_refused():
+    # seven A where the deck has two; six G where it has five
+    for text, hand in (("", "AAAAAAA"), ("1A 1X", "GGGGGG")):
+        with pytest.raises(NotationError, match=r"the hand holds \d cards of .; the round has "
+                           r"only \d \[COMP-2\]"):
+            buaa.parse_view(text, viewer_starts=True, hand=hand)
+    # the starter holds 7 cards before their first move (6 dealt, 1 drawn), or none before the
+    # deal; after 1A 2XX 2BC they hold 6 + 2 - 3 = 5
+    with pytest.raises(NotationError, match=r"holds 1 card, but after 0 moves the viewer holds "
+                       r"7 \(or none before the deal\).*\[TURN-2\]"):
+        buaa.parse_view("", viewer_starts=True, hand="A")
+    with pytest.raises(NotationError, match=r"holds 3 cards, but after 3 moves the viewer holds 5: "
+                       r"6 dealt \(DEAL-3\), 2 drawn, 3 played \[TURN-2\]"):
+        buaa.parse_view("1A 2XX 2BC", viewer_starts=True, hand="DEF")
+    assert buaa.parse_view("1A 2XX 2BC", viewer_starts=True, hand="DEFGG")
+    assert buaa.parse_view("", viewer_starts=False, hand="ABCDEF") == ()
+    assert buaa.parse_view("", viewer_starts=True, hand="") == ()  # before the deal
+    # a pick draws nothing (TURN-4): answering 3ABC the viewer still holds their six
+    assert buaa.parse_view("3ABC", viewer_starts=False, hand="DDEEFF")
+    with pytest.raises(NotationError, match=r"TURN-2"):
+        buaa.parse_view("3ABC", viewer_starts=False, hand="DDEEFFG")
+
+
+def _states(seed: int) -> list:
+    """Every state of one seeded game of the course's rules, the deals included."""
+    rng = random.Random(seed)
+    state = new_game(ITALIAN_THREE_ROUNDS, seed % 2)
+    states = [state]
+    while state.phase is not Phase.OVER:
+        state = apply(state, random_deal(rng) if state.phase is Phase.DEAL
+                      else rng.choice(legal_actions(state)))
+        states.append(state)
+    return states
+
+
+@checks("INFO-1", "INFO-2", "DEAL-3", "TURN-2", "COMP-2")
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6))
+def test_every_view_of_a_real_game_is_accepted(seed):
+    for state in _states(seed):  # every prefix of the game, both seats
+        for player in (0, 1):
+            moves = buaa.parse_view(buaa.view_text(state, player),
+                                    viewer_starts=player == state.starter,
+                                    hand=buaa.hand_text(state, player))
+            assert len(moves) == len(buaa.view_text(state, player).split())
+
+
+@checks("COMP-2", "DEAL-3", "TURN-2")
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.data())
+def test_a_view_that_shows_more_than_the_deck_or_a_hand_holds_is_refused(seed, data):
+    states = [s for s in _states(seed) if s.phase in (Phase.ACTION, Phase.RESPONSE)]
+    state = data.draw(st.sampled_from(states), label="state")
+    player = data.draw(st.sampled_from((0, 1)), label="player")
+    view, hand = buaa.view_text(state, player), buaa.hand_text(state, player)
+    starts = player == state.starter
+    assert buaa.parse_view(view, viewer_starts=starts, hand=hand) is not None
+    # the letters that stand for cards: the hand's and the moves' (a pick repeats offered ones)
+    text = view + "|" + hand
+    places = [i for i, ch in enumerate(text) if ch in buaa.LETTERS
+              and (i > len(view) or "-" not in text[text.rfind(" ", 0, i) + 1:i])]
+    shown = [text[i] for i in places]
+    fits = [g for g in buaa.LETTERS
+            if len(places) - shown.count(g) > C.FULL_DECK[buaa.LETTERS.index(g)] - shown.count(g)]
+    g = data.draw(st.sampled_from(fits), label="geisha")
+    need = C.FULL_DECK[buaa.LETTERS.index(g)] - shown.count(g) + 1
+    chosen = data.draw(st.lists(st.sampled_from([i for i in places if text[i] != g]),
+                                min_size=need, unique=True), label="replaced")
+    mutated = "".join(g if i in chosen else ch for i, ch in enumerate(text))
+    new_view, new_hand = mutated[:len(view)], mutated[len(view) + 1:]
+    with pytest.raises(NotationError) as info:
+        buaa.parse_view(new_view, viewer_starts=starts, hand=new_hand)
+    if new_view == view:
+        assert info.value.rule == "COMP-2"
+    # one card more or less in the hand than the moves leave there
+    for other in ({hand[:-1]} if hand else set()) | {hand + "A", hand + "G"}:
+        with pytest.raises(NotationError, match=r"TURN-2|COMP-2"):
+            buaa.parse_view(view, viewer_starts=starts, hand=other)
 
 
 # --- the command line ---------------------------------------------------------------------------
