@@ -358,3 +358,27 @@ def test_stats_reads_notation(capsys, lines):
     code, out, err = run(capsys, "stats", "--notation", "buaa", "--json", str(path))
     assert code == 2 and err.count("\n") == 2
     assert __import__("json").loads(out)["valid"] == 1
+
+
+@checks("SETUP-1")
+def test_a_bad_prefix_says_which_prefixes_there_are():
+    for line, what in (("2: 2GG", "not '2:'"), ("x:2GG", "not 'x:'"),
+                       ("2GG 2FF: 1D", "and ':' has no other place (column 8)"),
+                       ("1:0: 2GG", "and ':' has no other place (column 4)")):
+        with pytest.raises(NotationError) as info:
+            buaa.parse_game(line)
+        assert str(info.value) == (f"a line may start with the first player, '0:' or '1:' "
+                                   f"(none means '0:'), {what} [SETUP-1]")
+        assert info.value.malformed
+
+
+def test_a_byte_order_mark_at_the_start_of_a_notation_file_is_skipped(capsys, tmp_path):
+    good = buaa.game_text(play_game(7, 0, ITALIAN_THREE_ROUNDS, 1))
+    path = tmp_path / "bom.txt"
+    path.write_bytes(f"\ufeff{good}\n\ufeff{good}\n".encode())
+    code, out, err = run(capsys, "validate", "--notation", "buaa", str(path))
+    # only the file's first character is a byte order mark; one later is a character of a line
+    assert (code, err) == (2, "")
+    assert out.splitlines()[0].startswith(f"{path}:2: record 1: malformed [")
+    assert "'\\ufeff" in out.splitlines()[0]
+    assert out.splitlines()[1] == "2 records: 1 valid, 0 illegal, 1 malformed"

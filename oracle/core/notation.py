@@ -9,7 +9,7 @@ usage error of one line: ``game maiko has no notation 'buaa' (it has none)``. ``
 notation and notation as records.
 
 A file in a notation holds one game a line; a blank line, or one whose first character is
-``#``, holds none.
+``#``, holds none. A byte order mark (U+FEFF) at the start of the file is skipped.
 """
 
 from __future__ import annotations
@@ -66,6 +66,8 @@ def lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             raise UsageError(f"{source}:{number}: not UTF-8 text (byte {error.start + 1})") from None
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a byte order mark, as some editors write
         text = text.strip()
         if text and not text.startswith("#"):
             yield number, text

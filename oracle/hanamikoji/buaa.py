@@ -322,6 +322,22 @@ def calc_current_state(text: str, board: Sequence[int]) -> list[list[int]]:
 _PREFIX = re.compile(r"\s*([01])\s*:")
 
 
+_ANY_PREFIX = re.compile(r"\s*([^\s:|]*)\s*:")
+
+
+def _bad_prefix(line: str, offset: int) -> None:
+    """Refuse a ``:`` anywhere but after a first player at the line's start (SETUP-1): no move
+    holds one, so ``2: 2GG`` is a prefix gone wrong, not a trade-off of ``:`` and a G."""
+    colon = line.find(":", offset)
+    if colon < 0:
+        return
+    attempt = None if offset else _ANY_PREFIX.match(line)
+    what = (f"not {attempt.group(1) + ':'!r}" if attempt and attempt.group(1)
+            else f"and ':' has no other place (column {colon + 1})")
+    raise NotationError(f"a line may start with the first player, '0:' or '1:' (none means "
+                        f"'0:'), {what}", "SETUP-1", malformed=True)
+
+
 def parse_game(line: str, variant: str = ITALIAN_THREE_ROUNDS.name) -> State:
     """The final state of the game written on ``line`` (rounds separated by ``|``, an optional
     ``P:`` prefix naming the first player)."""
@@ -329,6 +345,7 @@ def parse_game(line: str, variant: str = ITALIAN_THREE_ROUNDS.name) -> State:
     prefix = _PREFIX.match(line)
     if prefix:
         first, offset = int(prefix.group(1)), prefix.end()
+    _bad_prefix(line, offset)
     state = new_game(PRESETS[variant], first)
     rounds = line[offset:].split(ROUND_SEPARATOR)
     for index, text in enumerate(rounds):
