@@ -382,3 +382,21 @@ def test_a_byte_order_mark_at_the_start_of_a_notation_file_is_skipped(capsys, tm
     assert out.splitlines()[0].startswith(f"{path}:2: record 1: malformed [")
     assert "'\\ufeff" in out.splitlines()[0]
     assert out.splitlines()[1] == "2 records: 1 valid, 0 illegal, 1 malformed"
+
+
+def test_notation_read_as_records_is_one_malformed_record_a_line_with_a_hint(capsys, tmp_path):
+    path = tmp_path / "j.txt"
+    path.write_text(f"1AB\n{EXAMPLE}\n", encoding="utf-8")
+    code, out, err = run(capsys, "validate", str(path))
+    assert (code, err) == (2, "")
+    assert out.splitlines() == [
+        f"{path}:1: record 0: malformed: not JSON: '1AB' is not a value at line 1, column 1 "
+        "(for the course's notation, add --notation buaa)", "1 record: malformed"]
+    path.write_text(f"1: {EXAMPLE}\n", encoding="utf-8")  # the prefix: still one, still hinted
+    code, out, err = run(capsys, "validate", str(path))
+    assert out.splitlines()[0].endswith("(for the course's notation, add --notation buaa)")
+    assert len(out.splitlines()) == 2
+    path.write_text("hello\n1AB-\n", encoding="utf-8")  # text in no notation: no hint
+    code, out, err = run(capsys, "validate", str(path))
+    assert out.splitlines() == [f"{path}:1: record 0: malformed: not JSON: Expecting value at "
+                                "line 1, column 1", "1 record: malformed"]

@@ -49,6 +49,15 @@ class NotationExtension:
         """The line of the game that led to ``state``."""
         raise NotImplementedError
 
+    def looks_like(self, name: str, line: str) -> bool:
+        """Whether ``line`` has the shape of notation ``name`` (its rules may still refuse
+        it): ``validate`` without ``--notation`` then says to add it. By default, never."""
+        return False
+
+    def title(self, name: str) -> str:
+        """What a person calls notation ``name``, in that hint."""
+        return f"the {name} notation"
+
 
 def notation(game: Game, name: str) -> NotationExtension:
     """``game``'s notation hooks, once they are known to read and write ``name``."""
@@ -57,6 +66,16 @@ def notation(game: Game, name: str) -> NotationExtension:
         has = ", ".join(repr(n) for n in hooks.names) or "none"
         raise UsageError(f"game {game.name} has no notation {name!r} (it has {has})")
     return hooks
+
+
+def hint(game: Game, line: str) -> str | None:
+    """For a line that is not JSON, the option that reads it, if it looks like one of
+    ``game``'s notations: ``for the course's notation, add --notation buaa``; else None."""
+    hooks = extension("notation", game, NotationExtension)
+    for name in hooks.names:
+        if hooks.looks_like(name, line):
+            return f"for {hooks.title(name)}, add --notation {name}"
+    return None
 
 
 def lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
