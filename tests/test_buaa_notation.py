@@ -400,3 +400,31 @@ def test_notation_read_as_records_is_one_malformed_record_a_line_with_a_hint(cap
     code, out, err = run(capsys, "validate", str(path))
     assert out.splitlines() == [f"{path}:1: record 0: malformed: not JSON: Expecting value at "
                                 "line 1, column 1", "1 record: malformed"]
+
+
+@checks("INFO-2", "UPDATE-4")
+def test_show_of_notation_speaks_the_notation(capsys, tmp_path):
+    state = next(s for s in (play_game(11, i, ITALIAN_THREE_ROUNDS, 1) for i in range(50))
+                 if len(s.scores) >= 2)
+    line = buaa.game_text(state)
+    path = tmp_path / "one.txt"
+    path.write_text(line + "\n", encoding="utf-8")
+    rounds = line.removeprefix("1: ").split(" | ")
+    for player in (None, 0, 1):
+        argv = [] if player is None else ["--player", str(player)]
+        code, out, err = run(capsys, "show", "--notation", "buaa", *argv, str(path))
+        assert (code, err) == (0, "")
+        heads = [row for row in out.splitlines() if row.startswith("Round ")]
+        # rounds from 1, as validate counts them; the starter alternates (UPDATE-4)
+        assert heads == [f"Round {n} · player {(n % 2)} starts" for n in range(1, len(rounds) + 1)]
+        moves = [row.split() for row in out.splitlines() if row.startswith("  move ")]
+        assert [int(m[1]) for m in moves] == [n for r in rounds for n in range(1, 9)]
+        written = [m[-1] for m in moves]
+        if player is None:
+            assert written == " ".join(rounds).split()  # the line's own moves
+        else:  # as the player saw them: X for the opponent's face-down cards, and nothing else
+            assert [w.replace("X", "") for w in written] == [
+                w if m[3] == str(player) or w[0] in "34" else w[0]
+                for w, m in zip(" ".join(rounds).split(), moves)]
+        assert "    geisha        A    B    C    D    E    F    G" in out.splitlines()
+        assert "hands:" not in out and "Round 0" not in out  # no deal: the notation holds none

@@ -49,6 +49,11 @@ class NotationExtension:
         """The line of the game that led to ``state``."""
         raise NotImplementedError
 
+    def render(self, name: str, state: Any, player: int | None) -> list[str] | None:
+        """``show --notation NAME``: the game that led to ``state`` in the notation's terms
+        (as ``player`` saw it, if given); None for the game's own display. By default, None."""
+        return None
+
     def looks_like(self, name: str, line: str) -> bool:
         """Whether ``line`` has the shape of notation ``name`` (its rules may still refuse
         it): ``validate`` without ``--notation`` then says to add it. By default, never."""

@@ -57,6 +57,7 @@ from hanamikoji.engine.hanamikoji.game import (
     apply,
     new_game,
     observe,
+    observed_turn,
 )
 from hanamikoji.engine.hanamikoji.record import read_record, to_record
 from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, PRESETS, Markers, Rules
@@ -419,6 +420,43 @@ def game_text(state: State) -> str:
 def notation_from_record(record: Any) -> str:
     """The line of a ``hanamikoji-record/1`` (read and replayed by the record reader)."""
     return game_text(read_record(record))
+
+
+def render_game(state: State, player: int | None = None) -> list[str]:
+    """The game that led to ``state`` for a person, in the notation's terms (``show
+    --notation buaa``): rounds from 1, each move on its line numbered from 1 as the notation
+    counts them, geisha as letters A to G, each round's scoring, and the result. No deal: the
+    notation holds none. With ``player``, the moves as that player saw them (INFO-2: ``X`` for
+    the opponent's face-down cards), as :func:`view_text` writes them."""
+    from hanamikoji.engine.hanamikoji.display import describe_result, geisha_table, standing
+
+    lines = [f"Hanamikoji · {state.rules.name} rules · player {state.first_player} starts"]
+    markers: Markers = (None,) * C.NUM_GEISHA
+    for number, decisions in enumerate(_rounds(state.history), 1):
+        starter = (state.first_player + number - 1) % 2  # UPDATE-4
+        lines += ["", f"Round {number} · player {starter} starts"]
+        mover, moves = starter, 0
+        for decision in decisions:
+            if isinstance(decision, (GiftPick, CompetitionPick)):
+                lines[-1] += decision_text(decision)
+                continue
+            assert isinstance(decision, (Secret, TradeOff, Gift, Competition))
+            seen = observed_turn(decision, mover, mover if player is None else player)
+            moves += 1
+            lines.append(f"  move {moves}  player {mover}  "
+                         f"{_move_text(seen.kind, seen.cards, None)}")
+            mover = 1 - mover
+        if number <= len(state.scores):
+            score = state.scores[number - 1]
+            table = geisha_table(score, markers)
+            head = "geisha    " + "".join(f"{letter:>5}" for letter in LETTERS)
+            lines.append("  scoring (secrets revealed; * = marker moved):")
+            lines += ["    " + row for row in [head] + table[1:]]
+            markers = score.markers
+            lines.append("    " + standing(markers))
+    if state.result is not None:
+        lines += ["", f"Result: {describe_result(state.result)}"]
+    return lines
 
 
 def view_text(state: State, player: int) -> str:

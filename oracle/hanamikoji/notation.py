@@ -20,6 +20,9 @@ _SHAPE = re.compile(r"\s*(\d\s*:)?(\s*([1-4][A-GX]+(-[A-G]*)?|\|))+\s*")
 class HanamikojiNotation(NotationExtension):
     names = ("buaa",)
 
+    def render(self, name: str, state: Any, player: int | None) -> list[str]:
+        return buaa.render_game(state, player)
+
     def looks_like(self, name: str, line: str) -> bool:
         return _SHAPE.fullmatch(line) is not None
 
