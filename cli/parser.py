@@ -384,6 +384,9 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
                                  "forfeit); the folder is replaced whole")
     tournament.add_argument("--json", action="store_true",
                             help="print the standings as one JSON object")
+    # 50 games: some 0.2 s of two built-in bots, some 20 s of two command bots (a process
+    # started for each seat of each game)
+    _campaign_options(tournament, "games", 50)
     tournament.set_defaults(handler="hanamikoji.oracle.core.tournament:run")
 
 
