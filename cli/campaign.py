@@ -17,7 +17,9 @@ Backends:
 * :class:`Local`: worker processes of this machine (``--workers N``), a
   ``concurrent.futures`` process pool started from a fork server: a worker that ends
   mid-shard is noticed and its shards run again, and Ctrl-C stops the workers at once (each
-  tells the main process its id); no further dependency (joblib/loky) is needed for that;
+  tells the main process its id); no further dependency (joblib/loky) is needed for that. A
+  worker lists the process groups it starts (:func:`group_started`: a tournament's command
+  bots), and the main process ends those of a worker that died;
 * :class:`Dask`: the workers of a Dask distributed scheduler (``--scheduler ADDRESS``, or the
   environment variable ``HANAMIKOJI_SCHEDULER``); the optional extra ``[dask]`` (``pip install '.[dask]'``).
   A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere.

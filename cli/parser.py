@@ -125,7 +125,7 @@ def _simulate(sim: argparse.ArgumentParser) -> None:
 def _bench(bench: argparse.ArgumentParser) -> None:
     bench.add_argument("--only", nargs="+", metavar="SECTION",
                        help="sections: simulate rounds validate perft perft-growth queries properties "
-                            "integrations startup diff campaigns")
+                            "integrations startup diff campaigns tournament")
     bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
     bench.add_argument("--campaign-games", type=_positive, default=100_000, metavar="N",

@@ -31,7 +31,7 @@ import itertools
 import json
 import math
 import shlex
-from typing import Any, Iterator, Sequence
+from typing import Any, Generator, Iterator, Sequence
 
 import attrs
 
@@ -322,7 +322,8 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
         yield f"... and {len(report['forfeits']) - 10} more forfeits"
 
 
-def _played(tournament: Tournament, schedule: Sequence[Any]) -> Iterator[GameResult]:
+def _played(tournament: Tournament, schedule: Sequence[Any]
+            ) -> Generator[GameResult, None, None]:
     """The games of the schedule played one after another in this process."""
     from hanamikoji.cli import interrupt
 
@@ -331,16 +332,15 @@ def _played(tournament: Tournament, schedule: Sequence[Any]) -> Iterator[GameRes
         yield play_unit(tournament, index, schedule)
 
 
-def _merged(blobs: Iterator[tuple[Any, str]]) -> Iterator[GameResult]:
+def _merged(blobs: Generator[tuple[Any, str], None, None]
+            ) -> Generator[GameResult, None, None]:
     """The games of a campaign's shards, in schedule order (:func:`tournament_shard`)."""
     try:
         for _, blob in blobs:
             for line in blob.splitlines():
                 yield GameResult.from_unit_json(json.loads(line))
     finally:
-        close = getattr(blobs, "close", None)
-        if close is not None:
-            close()
+        blobs.close()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -402,7 +402,7 @@ def run(args: argparse.Namespace) -> int:
             progress.start()
             task = progress.add_task("playing", total=len(schedule), forfeits=0)
         if backend is None:
-            played: Iterator[GameResult] = _played(tournament, schedule)
+            played: Generator[GameResult, None, None] = _played(tournament, schedule)
         else:
             played = _merged(run_shards(shards(tournament, len(schedule), args.shard_size),
                                         backend, store))
