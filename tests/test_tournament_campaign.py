@@ -43,18 +43,30 @@ def _tournament(capsys, tmp_path: Path, name: str, *argv: str) -> tuple[str, byt
     return printed, (out / "records.jsonl").read_bytes(), (out / "games.jsonl").read_bytes()
 
 
-@pytest.mark.parametrize("report", [[], ["--json"]])
-def test_one_two_three_workers_give_the_same_bytes(capsys, tmp_path, monkeypatch, report):
+def test_one_two_three_workers_give_the_same_bytes(capsys, tmp_path, monkeypatch):
     """With built-in bots, a command bot and a command bot that forfeits (its forfeit, its
     position and the records without its games are merged like the rest)."""
     monkeypatch.setenv("PYTHONPATH", str(TESTS))  # referee_bots, for the workers' bots too
     argv = ["random", "heuristic", SERVED_RANDOM, PICKS_WRONG, "--deals", "1", "--seed", "3",
-            "--shard-size", "2", *report]
+            "--shard-size", "2", "--json"]
     one = _tournament(capsys, tmp_path, "one", *argv)
     assert one[2].count(b"\n") == 12 and b'"forfeit"' in one[2] and b"ACT-GIFT-2" in one[2]
     assert one[1].count(b"\n") < 12  # a forfeited Hanamikoji game is a position, no record
     for workers in ("2", "3"):
         assert _tournament(capsys, tmp_path, workers, *argv, "--workers", workers) == one
+
+
+def test_the_text_report_and_the_progress_on_a_terminal(tmp_path):
+    """The table is the same bytes with workers; on a terminal the bar counts the games of the
+    shards merged, of the whole schedule."""
+    from test_cli_rough_edges import _on_a_terminal
+
+    argv = ["tournament", "random", "heuristic", "b=random", "--deals", "10", "--seed", "2"]
+    plain = subprocess.run([*HANAMIKOJI, *argv], capture_output=True, text=True)
+    assert plain.returncode == 0 and plain.stderr == "" and "60 games" in plain.stdout
+    code, out, terminal = _on_a_terminal([*argv, "--workers", "2", "--shard-size", "7"])
+    assert code == 0 and out == plain.stdout
+    assert "playing" in terminal and "/60" in terminal and "forfeits" in terminal, terminal
 
 
 def test_shards_finishing_in_any_order_merge_in_schedule_order():
