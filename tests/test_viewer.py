@@ -48,6 +48,67 @@ def test_the_embedded_views_are_the_engines_at_every_step(name, options):
     assert len(P.undelta(steps["views"]["all"])) == len(states)
 
 
+def _seen_texts(game, final, player):
+    """``player``'s text of every step of ``final``'s game, as the engine makes it."""
+    states = list(game.states(final))
+    return [game.decision_text_seen(states[k], d, states[k + 1], player)
+            for k, d in enumerate(game.history(final))]
+
+
+@checks("INFO-1", "INFO-2", "ACT-SECRET-2", "ACT-TRADE-2", "MK-INFO-1", "MK-TUTOR-ONESAN-2")
+@pytest.mark.parametrize("name,options,seed", [("hanamikoji", {}, 1),
+                                               ("maiko", {"players": 3}, 36),
+                                               ("testgame", {"players": 3}, 1)])
+def test_a_players_step_texts_reveal_nothing_their_views_hide(testgame, name, options, seed):
+    """The page holds each player's text of each step (the decision list and "what just
+    happened" in their view), and those texts, with the rules each step names, are the same in
+    every game the player cannot tell from this one: a game resampled from their view at a step
+    (everything hidden from them drawn again, :meth:`Game.resample`) gives the same texts up to
+    that step. The "everything" texts of Hanamikoji and the test game fail this (they name
+    the deal, the secrets and the trade-offs). Maiko's seed 36 has One-san looks."""
+    game, final = _game(name, seed, **options)
+    steps = P.unpack(P.game_entry(game, final, "g")["z"])["steps"]
+    states = list(game.states(final))
+    part = P._viewer_part(game)
+    rng = random.Random(0)
+    told = False  # whether a resample changed an "everything" text (so the check can fail)
+    for p in game.players(final):
+        seen = [s["seen"][p] for s in steps]
+        assert seen == _seen_texts(game, final, p)
+        for k in sorted({*range(1, len(states), max(1, len(states) // 15)), len(states) - 1}):
+            other = game.resample(states[k], p, rng)
+            assert _seen_texts(game, other, p) == seen[:k], (p, k)
+            others = list(game.states(other))
+            if part is not None:
+                assert [part.rules(a, d, b) for a, d, b in zip(
+                    others, game.history(other), others[1:])] == [s["rules"] for s in steps[:k]]
+            told |= [game.decision_text(d) for d in game.history(other)] != [
+                s["text"] for s in steps[:k]]
+    assert told == (name != "maiko")
+
+
+@checks("INFO-2", "ACT-SECRET-2", "ACT-TRADE-2")
+def test_a_hanamikoji_players_texts_hide_the_deal_and_the_opponents_face_down_cards():
+    from hanamikoji.engine.hanamikoji.actions import Deal, Secret, TradeOff
+
+    game, final = _game("hanamikoji", 1)
+    steps = P.unpack(P.game_entry(game, final, "g")["z"])["steps"]
+    hidden = 0
+    for step, decision in zip(steps, game.history(final)):
+        for p in (0, 1):
+            text = step["seen"][p]
+            if isinstance(decision, Deal):
+                assert text.endswith("removed ?") and "draws" not in text
+                assert " ".join(map(str, decision.hands[1 - p])) not in text.split(",")[0]
+            elif isinstance(decision, (Secret, TradeOff)) and step["who"] != p:
+                assert not re.search(r"\d", text), text
+                hidden += 1
+            else:
+                assert text == step["text"]
+    # each round, each player's secret and trade-off are hidden from the other
+    assert hidden == 4 * (final.round + 1)
+
+
 def test_delta_round_trips_and_keeps_only_changes():
     views = [{"a": 1, "log": []}, {"a": 1, "log": [1]}, {"a": 2, "log": [1, 2]}, {"b": 0}]
     deltas = [P.delta(None, views[0])] + [P.delta(a, b) for a, b in zip(views, views[1:])]

@@ -144,6 +144,44 @@ def test_a_hanamikoji_page_draws_the_engines_state_step_by_step(browser, tmp_pat
     shown.close()
 
 
+@checks("INFO-1", "INFO-2", "ACT-SECRET-2", "ACT-TRADE-2")
+def test_a_players_view_names_no_hidden_card_in_the_decisions(browser, tmp_path):
+    """In player 0's view the decision list and "what just happened" say what player 0 saw:
+    not the deal's removed card, player 1's hand or the draws, nor player 1's secret and
+    trade-off; back in "everything" they say it all."""
+    from hanamikoji.engine.hanamikoji.actions import Deal, Secret, TradeOff
+
+    game, final = _random("hanamikoji", 1)
+    decisions = game.history(final)
+    shown = Opened(browser, _games_page(tmp_path, game, [final]))
+    page = shown.page
+    shown.at(0)
+    page.select_option("select.view-switch", "0")
+    page.wait_for_selector("section.viewer[data-view='0']")
+    listed = page.locator("button.decision").all_inner_texts()
+    assert len(listed) == len(decisions)
+    states = list(game.states(final))
+    hidden = [k for k, d in enumerate(decisions)
+              if isinstance(d, (Secret, TradeOff)) and game.current_player(states[k]) == 1]
+    assert hidden
+    for k, (text, decision) in enumerate(zip(listed, decisions)):
+        if isinstance(decision, Deal):
+            assert text.startswith("chance: deal: P0 hand ") and text.endswith("removed ?")
+            assert "draws" not in text and f"removed {decision.removed}" not in text
+        elif k in hidden:
+            assert text in ("P1: secret ?", "P1: trade-off ? ?"), text
+    trade = next(k for k in hidden if isinstance(decisions[k], TradeOff))
+    page.click(f"button.decision[data-step='{trade + 1}']")
+    shown.at(trade + 1)
+    assert page.locator(".happened code").inner_text() == "trade-off ? ?"
+    page.select_option("select.view-switch", "all")
+    page.wait_for_selector("section.viewer[data-view='all']")
+    assert page.locator(".happened code").inner_text() == game.decision_text(decisions[trade])
+    assert page.locator("button.decision").all_inner_texts()[0] == (
+        "chance: " + game.decision_text(decisions[0]))
+    shown.close()
+
+
 @checks("MK-INFO-1", "MK-COMP-3")
 def test_a_maiko_page_draws_the_boards_tiles_and_tokens(browser, tmp_path):
     from hanamikoji.engine.maiko.game import DOWN, EMPTY

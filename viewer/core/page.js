@@ -124,12 +124,12 @@ class Replay {
     this.list.innerHTML = "";
     this.payload.steps.forEach((s, k) => {
       const li = HK.el("li");
-      const b = HK.el("button", {type: "button", class: "decision", "data-step": String(k + 1)},
-        (s.who === "chance" ? "chance" : "P" + s.who) + ": " + s.text);
+      const b = HK.el("button", {type: "button", class: "decision", "data-step": String(k + 1)});
       b.addEventListener("click", () => { HK.active = this; this.go(k + 1); });
       li.appendChild(b);
       this.list.appendChild(li);
     });
+    this.label();
     const end = this.entry.end;
     this.endBox.innerHTML = end
       ? "<h3>The end</h3><p class=\"result\">" + HK.esc(end.text) + "</p>" +
@@ -142,6 +142,25 @@ class Replay {
   }
 
   last() { return this.payload ? this.payload.steps.length : 0; }
+
+  // A step's text in the view shown: the decision in full for "everything", else the text the
+  // engine made from that player's views (an opponent's secret is "secret ?"). A step without
+  // one shows nothing of the decision rather than the full text.
+  text(s) {
+    if (this.which === "all") return s.text;
+    const seen = s.seen && s.seen[Number(this.which)];
+    return typeof seen === "string" ? seen : "(hidden)";
+  }
+
+  // The decision list's texts, for the view shown (again whenever the view changes).
+  label() {
+    const steps = this.payload.steps;
+    for (const b of this.list.querySelectorAll("button.decision")) {
+      const s = steps[Number(b.dataset.step) - 1];
+      b.textContent = (s.who === "chance" ? "chance" : "P" + s.who) + ": " + this.text(s);
+    }
+    this.labelled = this.which;
+  }
 
   go(step) {
     if (!this.payload) return;
@@ -157,6 +176,7 @@ class Replay {
                  players: this.entry.players, step: this.step, entry: this.entry};
     const drawer = HK.boards[this.entry.game];
     this.board.innerHTML = drawer ? drawer(frame, ctx) : HK.genericBoard(frame);
+    if (this.labelled !== this.which) this.label();
     this.root.dataset.step = String(this.step);
     this.root.dataset.view = this.which;
     this.where.textContent = "step " + this.step + " of " + this.last();
@@ -173,7 +193,7 @@ class Replay {
     const s = this.payload.steps[this.step - 1];
     this.happened.innerHTML = s
       ? "<h3>What just happened</h3><p>" + HK.esc(s.who === "chance" ? "chance" : "player " + s.who) +
-        ": <code>" + HK.esc(s.text) + "</code></p><p class=\"rules\">rules: " +
+        ": <code>" + HK.esc(this.text(s)) + "</code></p><p class=\"rules\">rules: " +
         (s.rules.length ? s.rules.map((r) => "<span class=\"rule\">" + HK.esc(r) + "</span>").join(" ") : "\u2014") + "</p>"
       : "<h3>What just happened</h3><p>the start: nothing yet</p>";
   }
