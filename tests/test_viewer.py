@@ -109,6 +109,32 @@ def test_a_hanamikoji_players_texts_hide_the_deal_and_the_opponents_face_down_ca
     assert hidden == 4 * (final.round + 1)
 
 
+@checks("MK-INFO-1", "MK-TUTOR-ONESAN-2")
+def test_maikos_everything_holds_what_every_player_saw():
+    """Maiko's "everything" view at each step holds every player's view: the public fields
+    alike, and the tile of every step that any player saw (each player's own One-san looks
+    included: seed 36 has looks by players 0 and 2), plus the tile under each face-down
+    space. (The audit that asked for this thought it held player 0's looks only: its log was
+    already every step's, from the whole state; this pins it.)"""
+    from hanamikoji.engine.maiko.actions import OneSan
+    from hanamikoji.viewer.maiko.frames import everything
+
+    game, final = _game("maiko", 36, players=3)
+    lookers = {step.player for step in final.steps if isinstance(step.decision, OneSan)}
+    assert len(lookers) > 1
+    for state in game.states(final):
+        whole = everything(state)
+        for p in game.players(final):
+            view = game.view_to_json(game.observe(state, p))
+            assert {k: v for k, v in whole.items() if k in view and k not in ("player", "log")} \
+                == {k: v for k, v in view.items() if k not in ("player", "log")}
+            for mine, entry in zip(view["log"], whole["log"], strict=True):
+                assert mine == (entry if "tile" in mine else
+                                {k: v for k, v in entry.items() if k != "tile"})
+        assert all("tile" in entry for entry in whole["log"]
+                   if entry["decision"]["kind"] == "one-san")
+
+
 def test_delta_round_trips_and_keeps_only_changes():
     views = [{"a": 1, "log": []}, {"a": 1, "log": [1]}, {"a": 2, "log": [1, 2]}, {"b": 0}]
     deltas = [P.delta(None, views[0])] + [P.delta(a, b) for a, b in zip(views, views[1:])]
