@@ -264,6 +264,12 @@ def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypat
     assert len(position["history"]) == len(divergence["decisions"])
     assert main(["perft", "--history", str(saved / "position.json"), "--depth", "1"]) == 0
     capsys.readouterr()
+    # view reads the position: the game so far, unfinished, a step per decision sent
+    assert main(["view", str(saved / "position.json"), "--out", str(tmp_path / "p.html")]) == 0
+    entry, = _embedded((tmp_path / "p.html").read_text())["games"]
+    assert entry["end"] is None and "the game so far" in entry["label"]
+    assert len(P.unpack(entry["z"])["steps"]) == len(divergence["decisions"])
+    capsys.readouterr()
     page = (saved / "divergence.html").read_text()
     differing = re.findall(r'<tr class="differs"><th scope="row">([^<]*)</th>', page)
     reference, other = divergence["reference"]["view"], divergence["other"]["view"]
@@ -271,6 +277,22 @@ def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypat
     data = _embedded(page)
     assert data["divergence"] == divergence and len(data["games"]) == 1
     assert f'data-replay="0" data-step="{len(divergence["decisions"])}"' in page
+
+
+def test_view_says_in_one_line_why_a_position_is_refused(tmp_path, capsys):
+    bad = tmp_path / "position.json"
+    bad.write_text('{"game": "hanamikoji", "history": [{"action": "gift"}]}\n')
+    assert main(["view", str(bad), "--out", str(tmp_path / "p.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"hanamikoji view: error: {bad}: $.history[0]")
+    assert "Traceback" not in err
+
+
+def test_diff_help_says_save_writes_a_position(capsys):
+    with pytest.raises(SystemExit):
+        main(["diff", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "position (position.json" in out and "game.json" not in out
 
 
 def test_a_game_without_a_viewer_part_gets_its_players_views(testgame, tmp_path, capsys):
