@@ -248,6 +248,34 @@ def test_stats_html_draws_the_counts_of_the_summary(tmp_path, capsys):
     assert "<desc>" in page and "scores of player 1" in page
 
 
+@checks("SCORE-4")
+def test_hanamikoji_stats_html_plots_geisha_and_charm_per_seat(tmp_path, capsys):
+    """Each seat's geisha won and charm at the end, counted from the markers of the games
+    the records replay to (SCORE-4), bar by bar."""
+    from collections import Counter
+
+    from hanamikoji.engine.hanamikoji.cards import CHARM
+
+    records = tmp_path / "h.jsonl"
+    assert main(["simulate", "--games", "12", "--records", str(records)]) == 0
+    assert main(["stats", str(records), "--html", str(tmp_path / "s.html")]) == 0
+    capsys.readouterr()
+    game = get("hanamikoji")
+    finals = [game.read_record(json.loads(line)) for line in records.read_text().splitlines()]
+    page = (tmp_path / "s.html").read_text()
+    charts = dict(re.findall(r'<figcaption>([^<]*)</figcaption>(.*?)</svg>', page, re.S))
+    for p in (0, 1):
+        for what, values in (("geisha", [list(f.markers).count(p) for f in finals]),
+                             ("charm", [sum(c for c, o in zip(CHARM, f.markers) if o == p)
+                                        for f in finals])):
+            expected = Counter(values)
+            bars = {int(k): int(v) for k, v in re.findall(
+                r'<rect class="bar" data-label="(\d+)" data-count="(\d+)"',
+                charts[f"{what} of player {p} at the end"])}
+            assert {k: v for k, v in bars.items() if v} == dict(expected)
+            assert sorted(bars) == list(range(min(expected), max(expected) + 1))
+
+
 def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypatch, capsys):
     root = pathlib.Path(__file__).resolve().parents[1]
     monkeypatch.setenv("PYTHONPATH", str(root / "tests"))

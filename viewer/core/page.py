@@ -122,16 +122,21 @@ def _deltas(views: Iterable[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def standing(game: Game, final: Any) -> dict[str, list[int]] | None:
+    """What the end of ``final``'s game shows beside the winners, per player (Hanamikoji:
+    geisha and charm), from the game's viewer part; None for a game without one."""
+    part = _viewer_part(game)
+    return part.standing(final) if hasattr(part, "standing") else None
+
+
 def end_json(game: Game, final: Any) -> dict[str, Any] | None:
     """The end of ``final``'s game: winners, reason, scores and a line for people."""
     outcome = game.outcome(final)
     if outcome is None:
         return None
-    part = _viewer_part(game)
     return {"winners": list(outcome.winners), "reason": outcome.reason,
             "scores": None if outcome.scores is None else list(outcome.scores),
-            "standing": part.standing(final) if hasattr(part, "standing") else None,
-            "text": game.describe_end(final)}
+            "standing": standing(game, final), "text": game.describe_end(final)}
 
 
 def game_steps(game: Game, final: Any) -> dict[str, Any]:
