@@ -287,4 +287,19 @@ def test_ten_thousand_games_load_as_a_paged_list(browser, tmp_path):
     page.click("button.page-next")
     page.click("ol.game-list button.game[data-index='57']")
     page.wait_for_selector("section.viewer[data-game='57'][data-step='0']")
+    # the pager: the last page, the first, a page typed in (and one past the end: the last)
+    page.click("button.page-last")
+    page.wait_for_selector("nav.games[data-page='200']")
+    assert page.locator("ol.game-list button.game").first.get_attribute("data-index") == "9950"
+    assert shown.count("ol.game-list button.game") == 50
+    page.click("button.page-first")
+    page.wait_for_selector("nav.games[data-page='1']")
+    page.fill("input.page-number", "137")
+    page.press("input.page-number", "Enter")
+    page.wait_for_selector("nav.games[data-page='137']")
+    assert page.locator("ol.game-list button.game").first.get_attribute("data-index") == "6800"
+    page.fill("input.page-number", "9999")
+    page.press("input.page-number", "Enter")
+    page.wait_for_selector("nav.games[data-page='200']")
+    assert page.input_value("input.page-number") == "200"
     shown.close()

@@ -217,10 +217,19 @@ HK.gameList = function (main, games) {
   const PER_PAGE = 50;
   const nav = HK.el("nav", {class: "games", "aria-label": "Games"});
   const head = HK.el("div", {class: "pager"});
-  const prev = HK.el("button", {type: "button", class: "page-prev", "aria-label": "Previous page of games"}, "\u25C0");
-  const next = HK.el("button", {type: "button", class: "page-next", "aria-label": "Next page of games"}, "\u25B6");
+  const pages = Math.max(1, Math.ceil(games.length / PER_PAGE));
+  const button = (cls, text, label) => HK.el("button", {type: "button", class: cls, "aria-label": label, title: label}, text);
+  const firstPage = button("page-first", "\u00AB", "First page of games");
+  const prev = button("page-prev", "\u25C0", "Previous page of games");
+  const next = button("page-next", "\u25B6", "Next page of games");
+  const lastPage = button("page-last", "\u00BB", "Last page of games");
+  // The page number to go to: typed, then Enter (or leaving the box).
+  const number = HK.el("input", {type: "number", class: "page-number", min: "1", max: String(pages), value: "1",
+                                 "aria-label": "Page of games (1 to " + pages + ")"});
   const where = HK.el("span", {class: "page-where"});
-  head.append(prev, where, next);
+  const label = HK.el("label", {}, "page ");
+  label.append(number, where);
+  head.append(firstPage, prev, label, next, lastPage);
   nav.appendChild(HK.el("h2", {}, games.length + (games.length === 1 ? " game" : " games")));
   nav.appendChild(head);
   const list = HK.el("ol", {class: "game-list"});
@@ -229,10 +238,11 @@ HK.gameList = function (main, games) {
   main.append(nav, view);
   let page = 0;
   let current = -1;
-  const pages = Math.max(1, Math.ceil(games.length / PER_PAGE));
   const show = (p) => {
-    page = Math.max(0, Math.min(pages - 1, p));
-    where.textContent = "page " + (page + 1) + " of " + pages;
+    page = Math.max(0, Math.min(pages - 1, Number.isFinite(p) ? p : page));
+    number.value = String(page + 1);
+    where.textContent = " of " + pages;
+    nav.dataset.page = String(page + 1);
     list.innerHTML = "";
     list.start = page * PER_PAGE + 1;
     for (let i = page * PER_PAGE; i < Math.min(games.length, (page + 1) * PER_PAGE); i++) {
@@ -253,8 +263,12 @@ HK.gameList = function (main, games) {
     HK.active = new Replay(view, games[i], i);
     view.dataset.game = String(i);
   };
+  firstPage.addEventListener("click", () => show(0));
   prev.addEventListener("click", () => show(page - 1));
   next.addEventListener("click", () => show(page + 1));
+  lastPage.addEventListener("click", () => show(pages - 1));
+  number.addEventListener("change", () => show(Math.trunc(Number(number.value)) - 1));
+  number.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); show(Math.trunc(Number(number.value)) - 1); } });
   HK.showPage = show;
   HK.open = open;
   show(0);
