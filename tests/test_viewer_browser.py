@@ -212,6 +212,19 @@ def test_a_maiko_page_draws_the_boards_tiles_and_tokens(browser, tmp_path):
     assert page.evaluate(f"HK.frame(0, {k}, 2)") == game.view_to_json(game.observe(state, 2))
     page.keyboard.press("Home")
     shown.at(0)
+    # the buttons step as the keys do: next twice, previous, last, first
+    page.click("button.next")
+    page.click("button.next")
+    shown.at(2)
+    page.click("button.prev")
+    shown.at(1)
+    assert shown.count(".space[data-state='down']") == states[1].spaces.count(DOWN)
+    page.click("button.last")
+    shown.at(len(states) - 1)
+    assert page.locator(".end .winners").inner_text() == ", ".join(
+        f"player {w}" for w in game.outcome(final).winners)
+    page.click("button.first")
+    shown.at(0)
     shown.close()
 
 
@@ -234,6 +247,52 @@ def test_the_divergence_page_shows_both_answers_at_the_step(browser, tmp_path):
     assert row.locator("td.other").inner_text() == "99"
     shown.at(4, "[data-replay='0']")
     assert shown.dialogs == []
+    shown.close()
+
+
+def test_the_report_page_opens_its_witnesses_fetching_nothing(browser, tmp_path):
+    """A verify report's page (made small: a query of each game with one witness game each,
+    Maiko's answer nested) opens from disk with no request and no script error, and a witness
+    replay mounts when its line is opened and steps by its buttons."""
+    from hanamikoji.viewer.core.report import report_page
+
+    hk, hk_final = _random("hanamikoji", 5)
+    mk, mk_final = _random("maiko", 10, players=3)
+    document = {"ok": True, "seconds": 1.5, "produced_by": {"hanamikoji": "test"}, "games": [
+        {"game": "hanamikoji", "queries": [
+            {"name": "shortest", "status": "answered", "question": "The shortest game?",
+             "answer": {"rounds": 2}, "witness_file": "witnesses/hanamikoji-shortest.jsonl"}],
+         "properties": {"results": [{"property": "P-1", "status": "passed"}]}},
+        {"game": "maiko", "queries": [
+            {"name": "scores", "status": "answered", "question": "The best scores?",
+             "answer": {"best": [{"player": 0, "score": 9}], "ties": True}}],
+         "properties": {"error": "skipped here"}}]}
+    witnesses = {("hanamikoji", "shortest"): [("seed 5", hk, hk_final)],
+                 ("maiko", "scores"): [("seed 10", mk, mk_final)]}
+    shown = Opened(browser, _write(tmp_path, "report.html", report_page(document, witnesses, {})))
+    page = shown.page
+    assert page.locator(".status-holds").inner_text().startswith("Result: pass")
+    assert shown.count("table.answer table.answer") == 1  # Maiko's nested answer
+    for index, game, final in ((0, hk, hk_final), (1, mk, mk_final)):
+        page.locator("details.witness summary").nth(index).click()
+        spot = f"[data-replay='{index}']"
+        shown.at(0, spot)
+        page.click(f"{spot} button.next")
+        shown.at(1, spot)
+        page.click(f"{spot} button.last")
+        shown.at(len(game.history(final)), spot)
+    shown.close()
+
+
+def test_the_stats_page_draws_its_plots_fetching_nothing(browser, tmp_path):
+    from hanamikoji.cli.main import main
+
+    records = tmp_path / "g.jsonl"
+    assert main(["simulate", "--games", "6", "--records", str(records)]) == 0
+    assert main(["stats", str(records), "--html", str(tmp_path / "stats.html")]) == 0
+    shown = Opened(browser, tmp_path / "stats.html")
+    assert shown.count("figure.plot svg") == 7  # lengths, reasons, seats, geisha and charm x 2
+    assert shown.count("figure.plot rect.bar") > 0
     shown.close()
 
 
