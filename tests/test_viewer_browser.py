@@ -184,6 +184,7 @@ def test_a_players_view_names_no_hidden_card_in_the_decisions(browser, tmp_path)
 
 @checks("MK-INFO-1", "MK-COMP-3")
 def test_a_maiko_page_draws_the_boards_tiles_and_tokens(browser, tmp_path):
+    from hanamikoji.engine.maiko.components import FRIEND
     from hanamikoji.engine.maiko.game import DOWN, EMPTY
 
     game, final = _random("maiko", 2, players=3)
@@ -211,6 +212,14 @@ def test_a_maiko_page_draws_the_boards_tiles_and_tokens(browser, tmp_path):
     assert page.locator(".space[data-state='down']").first.get_attribute("data-tile") == ""
     assert page.evaluate(f"HK.frame(0, {k}, 2)") == game.view_to_json(game.observe(state, 2))
     page.keyboard.press("Home")
+    shown.at(0)
+    page.select_option("select.view-switch", "all")
+    page.click("button.next")  # the layout: every tile face down, the friends too
+    shown.at(1)
+    assert "undefined" not in page.locator(".board").inner_html()
+    assert page.locator(".space[data-tile='friend']").count() == sum(
+        1 for s in states[1].layout if s == FRIEND)
+    page.click("button.first")
     shown.at(0)
     # the buttons step as the keys do: next twice, previous, last, first
     page.click("button.next")

@@ -10,6 +10,10 @@
   const S = 34, GAP = 4, PER_ROW = 10;
 
   function tileMark(x, y, size, name, faint) {
+    if (name === "friend") {  // a friend lying face down (under, in "everything")
+      return `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="3" fill="#f6d27a" stroke="#444" opacity="${faint ? 0.35 : 1}"/>` +
+        `<text x="${x + size / 2}" y="${y + size / 2 + 4}" text-anchor="middle" font-size="${Math.max(9, Math.round(size * 0.35))}" font-weight="bold" fill="#222">FR</text>`;
+    }
     const [colour, item] = name.split("-");
     return `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="3" fill="${FILL[colour] || "#ccc"}" stroke="#444" opacity="${faint ? 0.35 : 1}"/>` +
       `<text x="${x + size / 2}" y="${y + size / 2 + 4}" text-anchor="middle" font-size="${Math.max(10, Math.round(size * 0.4))}" fill="${faint ? "#222" : INK[colour] || "#000"}">${esc(item)}</text>`;
