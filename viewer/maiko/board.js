@@ -53,7 +53,9 @@
     const colour = (frame.options.colours || "").split(",")[p] || "";
     const you = ctx.player === p ? " (you)" : "";
     const scoreText = frame.result && frame.result.scores ? ` \u00B7 score ${frame.result.scores[p]}` : "";
-    out.push(`<text x="${x}" y="${y - 6}" font-size="12" font-weight="bold">player ${p} (${esc(colour)})${you} \u00B7 tokens ${hands[p]}${scoreText}</text>`);
+    // Two lines, so that a board's label (a score with it) stays within its 200 pixels.
+    out.push(`<text x="${x}" y="${y - 20}" font-size="12" font-weight="bold">player ${p} (${esc(colour)})${you}</text>`);
+    out.push(`<text x="${x}" y="${y - 6}" font-size="12">tokens ${hands[p]}${scoreText}</text>`);
     out.push(`<g class="maiko-board" data-player="${p}" role="img" aria-label="player ${p}'s maiko board">`);
     const C = 60;
     board.forEach((tiles, item) => {
