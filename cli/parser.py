@@ -349,7 +349,8 @@ def _diff(diff: argparse.ArgumentParser) -> None:
                            "in what one player cannot see; its observe answers must be equal")
     diff.add_argument("--save", type=path, metavar="DIR",
                       help="write a divergence to DIR: divergence.json, the game so far as a "
-                           "record (game.json) and a page with both answers (divergence.html)")
+                           "position (position.json, which view and perft --history read) and "
+                           "a page with both answers (divergence.html)")
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
     _campaign_options(diff, "games", None,

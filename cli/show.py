@@ -138,8 +138,10 @@ def _changes(before: Any, after: Any) -> Iterator[str]:
 class _Stats:
     """The counts of one game under one set of options."""
 
-    def __init__(self, game: Game, options: dict[str, Any]) -> None:
+    def __init__(self, game: Game, options: dict[str, Any], plots: bool = False) -> None:
         self.game, self.options = game, options
+        self.plots = plots  # count what only the plots show (the standing at the end)
+        self.standing: dict[str, list[Counter]] = {}
         self.games = 0
         self.reasons: Counter = Counter()
         self.winners: Counter = Counter()
@@ -168,6 +170,15 @@ class _Stats:
                 while len(self.scores) <= seat:
                     self.scores.append(Counter())
                 self.scores[seat][score] += 1
+            if self.plots:
+                from hanamikoji.viewer.core.page import standing
+
+                for what, values in (standing(game, final) or {}).items():
+                    seats = self.standing.setdefault(what, [])
+                    for seat, value in enumerate(values):
+                        while len(seats) <= seat:
+                            seats.append(Counter())
+                        seats[seat][value] += 1
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game.name, "options": self.options, "games": self.games,
@@ -188,8 +199,10 @@ class _Stats:
                   ("wins by seat (a shared win counts for each winner)", "player",
                    {str(p): self.seat_wins.get(p, 0) for p in range(players)})]
         for seat, counts in enumerate(self.scores):
-            charts.append((f"scores of player {seat}", "score",
-                           {str(k): counts.get(k, 0) for k in range(min(counts), max(counts) + 1)}))
+            charts.append((f"scores of player {seat}", "score", _spread(counts)))
+        for what, seats in self.standing.items():  # Hanamikoji: geisha won, charm
+            for seat, counts in enumerate(seats):
+                charts.append((f"{what} of player {seat} at the end", what, _spread(counts)))
         return f"{self.games} games of {self.game.name} ({described})", charts
 
     def lines(self) -> Iterator[str]:
@@ -204,6 +217,12 @@ class _Stats:
             yield (f"note:              every game began with player {only}, so the seats are "
                    "not compared fairly ('simulate' begins with player 0 unless --rotate)")
         yield f"{self.unit} per game:".ljust(19) + _lengths(self.lengths)
+
+
+def _spread(counts: Counter) -> dict[str, int]:
+    """``counts`` of whole numbers as a chart's bars: every value from the least to the most,
+    none left out (a value no game had is a bar of 0)."""
+    return {str(k): counts.get(k, 0) for k in range(min(counts), max(counts) + 1)}
 
 
 def _lengths(lengths: Counter) -> str:
@@ -225,7 +244,7 @@ def stats(args: argparse.Namespace) -> int:
         key = (game.name, json.dumps(options, sort_keys=True, default=str))
         group = groups.get(key)
         if group is None:
-            group = groups[key] = _Stats(game, options)
+            group = groups[key] = _Stats(game, options, plots=bool(getattr(args, "html", None)))
         group.add(final)
     counts = {status.value: tally.counts[status] for status in Status}
     if getattr(args, "html", None):

@@ -7,6 +7,11 @@ replays each game a step at a time, with a list of the games when there are seve
 ``validate``'s (1 if some are illegal, 2 if any is malformed or a file cannot be read), and the
 page is written all the same. Without ``--out`` the page is written beside the first file,
 named after it (``games.jsonl`` gives ``games.html``).
+
+A FILE may also be a position (``{"game", "options", "first_player", "history"}``, as
+``diff --save`` writes ``position.json`` and ``perft --history`` reads it): the game so far,
+replayed by the engine and listed as unfinished; a position the engine refuses is one line on
+stderr naming the JSON path, and exit code 2.
 """
 
 from __future__ import annotations
@@ -42,6 +47,48 @@ def write_text(path: pathlib.Path, text: str, make_dir: bool = False) -> None:
         out.write(text)
 
 
+#: A position file is small; a larger file is read as records.
+_POSITION_LIMIT = 1 << 20
+
+
+def _position(path: str) -> Any:
+    """The JSON object in ``path`` if the file is a position (one small JSON object with a
+    ``history`` and no record ``format``), else None (the file is read as records)."""
+    from hanamikoji.oracle.core.validate import NotJSONError, decode
+
+    if path == "-":
+        return None
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(_POSITION_LIMIT + 1)
+    except OSError:
+        return None  # ``records`` says why it cannot be read
+    if len(raw) > _POSITION_LIMIT or b'"history"' not in raw:
+        return None
+    try:
+        obj = decode(raw)
+    except NotJSONError:
+        return None
+    return obj if isinstance(obj, dict) and "history" in obj and "format" not in obj else None
+
+
+def _position_entry(path: str, obj: Any, forced: Any) -> tuple[Any, dict[str, Any]]:
+    """The game so far of the position ``obj`` (read from ``path``) as a page's entry, with its
+    game; a :class:`UsageError` naming the file and the JSON path when it is no position of a
+    known game, or the engine refuses a decision in it."""
+    from hanamikoji.engine.core.errors import GameError
+    from hanamikoji.oracle.core.perft import read_position
+    from hanamikoji.viewer.core.page import game_entry
+
+    try:
+        game = forced if forced is not None else get(obj.get("game"))
+        state = read_position(game, obj)
+    except GameError as error:
+        raise UsageError(f"{path}: {error}") from None
+    decisions = len(game.history(state))
+    return game, game_entry(game, state, f"{path}: the game so far ({decisions} decisions)")
+
+
 def view(args: argparse.Namespace) -> int:
     """The ``view`` sub-command."""
     from hanamikoji.viewer.core.page import game_entry, page, unreadable_entry
@@ -51,14 +98,27 @@ def view(args: argparse.Namespace) -> int:
     tally = Tally()
     entries: list[dict[str, Any]] = []
     games = set()
-    for verdict, game, final in records(args.paths, tally, "view", forced):
-        label = f"{verdict.source}:{verdict.line}: record {verdict.index}"
-        if verdict.judgement.status is Status.VALID and game is not None:
-            entries.append(game_entry(game, final, label))
-            games.add(game)
-        else:
-            print(verdict.to_text(), file=sys.stderr)
-            entries.append(unreadable_entry(label, verdict.to_text()))
+    for path in args.paths:
+        position = _position(path)
+        if position is not None:
+            try:
+                game, entry = _position_entry(path, position, forced)
+            except UsageError as error:
+                tally.unreadable += 1
+                print(f"hanamikoji view: error: {error}", file=sys.stderr)
+                entries.append(unreadable_entry(f"{path}: a position", str(error)))
+            else:
+                entries.append(entry)
+                games.add(game)
+            continue
+        for verdict, game, final in records([path], tally, "view", forced):
+            label = f"{verdict.source}:{verdict.line}: record {verdict.index}"
+            if verdict.judgement.status is Status.VALID and game is not None:
+                entries.append(game_entry(game, final, label))
+                games.add(game)
+            else:
+                print(verdict.to_text(), file=sys.stderr)
+                entries.append(unreadable_entry(label, verdict.to_text()))
     if not entries:
         return tally.exit_code()
     names = ", ".join(sorted({e["title"] for e in entries if e.get("game")})) or "records"

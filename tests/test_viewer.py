@@ -48,6 +48,93 @@ def test_the_embedded_views_are_the_engines_at_every_step(name, options):
     assert len(P.undelta(steps["views"]["all"])) == len(states)
 
 
+def _seen_texts(game, final, player):
+    """``player``'s text of every step of ``final``'s game, as the engine makes it."""
+    states = list(game.states(final))
+    return [game.decision_text_seen(states[k], d, states[k + 1], player)
+            for k, d in enumerate(game.history(final))]
+
+
+@checks("INFO-1", "INFO-2", "ACT-SECRET-2", "ACT-TRADE-2", "MK-INFO-1", "MK-TUTOR-ONESAN-2")
+@pytest.mark.parametrize("name,options,seed", [("hanamikoji", {}, 1),
+                                               ("maiko", {"players": 3}, 36),
+                                               ("testgame", {"players": 3}, 1)])
+def test_a_players_step_texts_reveal_nothing_their_views_hide(testgame, name, options, seed):
+    """The page holds each player's text of each step (the decision list and "what just
+    happened" in their view), and those texts, with the rules each step names, are the same in
+    every game the player cannot tell from this one: a game resampled from their view at a step
+    (everything hidden from them drawn again, :meth:`Game.resample`) gives the same texts up to
+    that step. The "everything" texts of Hanamikoji and the test game fail this (they name
+    the deal, the secrets and the trade-offs). Maiko's seed 36 has One-san looks."""
+    game, final = _game(name, seed, **options)
+    steps = P.unpack(P.game_entry(game, final, "g")["z"])["steps"]
+    states = list(game.states(final))
+    part = P._viewer_part(game)
+    rng = random.Random(0)
+    told = False  # whether a resample changed an "everything" text (so the check can fail)
+    for p in game.players(final):
+        seen = [s["seen"][p] for s in steps]
+        assert seen == _seen_texts(game, final, p)
+        for k in sorted({*range(1, len(states), max(1, len(states) // 15)), len(states) - 1}):
+            other = game.resample(states[k], p, rng)
+            assert _seen_texts(game, other, p) == seen[:k], (p, k)
+            others = list(game.states(other))
+            if part is not None:
+                assert [part.rules(a, d, b) for a, d, b in zip(
+                    others, game.history(other), others[1:])] == [s["rules"] for s in steps[:k]]
+            told |= [game.decision_text(d) for d in game.history(other)] != [
+                s["text"] for s in steps[:k]]
+    assert told == (name != "maiko")
+
+
+@checks("INFO-2", "ACT-SECRET-2", "ACT-TRADE-2")
+def test_a_hanamikoji_players_texts_hide_the_deal_and_the_opponents_face_down_cards():
+    from hanamikoji.engine.hanamikoji.actions import Deal, Secret, TradeOff
+
+    game, final = _game("hanamikoji", 1)
+    steps = P.unpack(P.game_entry(game, final, "g")["z"])["steps"]
+    hidden = 0
+    for step, decision in zip(steps, game.history(final)):
+        for p in (0, 1):
+            text = step["seen"][p]
+            if isinstance(decision, Deal):
+                assert text.endswith("removed ?") and "draws" not in text
+                assert " ".join(map(str, decision.hands[1 - p])) not in text.split(",")[0]
+            elif isinstance(decision, (Secret, TradeOff)) and step["who"] != p:
+                assert not re.search(r"\d", text), text
+                hidden += 1
+            else:
+                assert text == step["text"]
+    # each round, each player's secret and trade-off are hidden from the other
+    assert hidden == 4 * (final.round + 1)
+
+
+@checks("MK-INFO-1", "MK-TUTOR-ONESAN-2")
+def test_maikos_everything_holds_what_every_player_saw():
+    """Maiko's "everything" view at each step holds every player's view: the public fields
+    alike, and the tile of every step that any player saw (each player's own One-san looks
+    included: seed 36 has looks by players 0 and 2), plus the tile under each face-down
+    space. (The audit that asked for this thought it held player 0's looks only: its log was
+    already every step's, from the whole state; this pins it.)"""
+    from hanamikoji.engine.maiko.actions import OneSan
+    from hanamikoji.viewer.maiko.frames import everything
+
+    game, final = _game("maiko", 36, players=3)
+    lookers = {step.player for step in final.steps if isinstance(step.decision, OneSan)}
+    assert len(lookers) > 1
+    for state in game.states(final):
+        whole = everything(state)
+        for p in game.players(final):
+            view = game.view_to_json(game.observe(state, p))
+            assert {k: v for k, v in whole.items() if k in view and k not in ("player", "log")} \
+                == {k: v for k, v in view.items() if k not in ("player", "log")}
+            for mine, entry in zip(view["log"], whole["log"], strict=True):
+                assert mine == (entry if "tile" in mine else
+                                {k: v for k, v in entry.items() if k != "tile"})
+        assert all("tile" in entry for entry in whole["log"]
+                   if entry["decision"]["kind"] == "one-san")
+
+
 def test_delta_round_trips_and_keeps_only_changes():
     views = [{"a": 1, "log": []}, {"a": 1, "log": [1]}, {"a": 2, "log": [1, 2]}, {"b": 0}]
     deltas = [P.delta(None, views[0])] + [P.delta(a, b) for a, b in zip(views, views[1:])]
@@ -161,6 +248,34 @@ def test_stats_html_draws_the_counts_of_the_summary(tmp_path, capsys):
     assert "<desc>" in page and "scores of player 1" in page
 
 
+@checks("SCORE-4")
+def test_hanamikoji_stats_html_plots_geisha_and_charm_per_seat(tmp_path, capsys):
+    """Each seat's geisha won and charm at the end, counted from the markers of the games
+    the records replay to (SCORE-4), bar by bar."""
+    from collections import Counter
+
+    from hanamikoji.engine.hanamikoji.cards import CHARM
+
+    records = tmp_path / "h.jsonl"
+    assert main(["simulate", "--games", "12", "--records", str(records)]) == 0
+    assert main(["stats", str(records), "--html", str(tmp_path / "s.html")]) == 0
+    capsys.readouterr()
+    game = get("hanamikoji")
+    finals = [game.read_record(json.loads(line)) for line in records.read_text().splitlines()]
+    page = (tmp_path / "s.html").read_text()
+    charts = dict(re.findall(r'<figcaption>([^<]*)</figcaption>(.*?)</svg>', page, re.S))
+    for p in (0, 1):
+        for what, values in (("geisha", [list(f.markers).count(p) for f in finals]),
+                             ("charm", [sum(c for c, o in zip(CHARM, f.markers) if o == p)
+                                        for f in finals])):
+            expected = Counter(values)
+            bars = {int(k): int(v) for k, v in re.findall(
+                r'<rect class="bar" data-label="(\d+)" data-count="(\d+)"',
+                charts[f"{what} of player {p} at the end"])}
+            assert {k: v for k, v in bars.items() if v} == dict(expected)
+            assert sorted(bars) == list(range(min(expected), max(expected) + 1))
+
+
 def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypatch, capsys):
     root = pathlib.Path(__file__).resolve().parents[1]
     monkeypatch.setenv("PYTHONPATH", str(root / "tests"))
@@ -177,6 +292,12 @@ def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypat
     assert len(position["history"]) == len(divergence["decisions"])
     assert main(["perft", "--history", str(saved / "position.json"), "--depth", "1"]) == 0
     capsys.readouterr()
+    # view reads the position: the game so far, unfinished, a step per decision sent
+    assert main(["view", str(saved / "position.json"), "--out", str(tmp_path / "p.html")]) == 0
+    entry, = _embedded((tmp_path / "p.html").read_text())["games"]
+    assert entry["end"] is None and "the game so far" in entry["label"]
+    assert len(P.unpack(entry["z"])["steps"]) == len(divergence["decisions"])
+    capsys.readouterr()
     page = (saved / "divergence.html").read_text()
     differing = re.findall(r'<tr class="differs"><th scope="row">([^<]*)</th>', page)
     reference, other = divergence["reference"]["view"], divergence["other"]["view"]
@@ -184,6 +305,22 @@ def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypat
     data = _embedded(page)
     assert data["divergence"] == divergence and len(data["games"]) == 1
     assert f'data-replay="0" data-step="{len(divergence["decisions"])}"' in page
+
+
+def test_view_says_in_one_line_why_a_position_is_refused(tmp_path, capsys):
+    bad = tmp_path / "position.json"
+    bad.write_text('{"game": "hanamikoji", "history": [{"action": "gift"}]}\n')
+    assert main(["view", str(bad), "--out", str(tmp_path / "p.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"hanamikoji view: error: {bad}: $.history[0]")
+    assert "Traceback" not in err
+
+
+def test_diff_help_says_save_writes_a_position(capsys):
+    with pytest.raises(SystemExit):
+        main(["diff", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "position (position.json" in out and "game.json" not in out
 
 
 def test_a_game_without_a_viewer_part_gets_its_players_views(testgame, tmp_path, capsys):

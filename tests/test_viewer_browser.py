@@ -144,8 +144,47 @@ def test_a_hanamikoji_page_draws_the_engines_state_step_by_step(browser, tmp_pat
     shown.close()
 
 
+@checks("INFO-1", "INFO-2", "ACT-SECRET-2", "ACT-TRADE-2")
+def test_a_players_view_names_no_hidden_card_in_the_decisions(browser, tmp_path):
+    """In player 0's view the decision list and "what just happened" say what player 0 saw:
+    not the deal's removed card, player 1's hand or the draws, nor player 1's secret and
+    trade-off; back in "everything" they say it all."""
+    from hanamikoji.engine.hanamikoji.actions import Deal, Secret, TradeOff
+
+    game, final = _random("hanamikoji", 1)
+    decisions = game.history(final)
+    shown = Opened(browser, _games_page(tmp_path, game, [final]))
+    page = shown.page
+    shown.at(0)
+    page.select_option("select.view-switch", "0")
+    page.wait_for_selector("section.viewer[data-view='0']")
+    listed = page.locator("button.decision").all_inner_texts()
+    assert len(listed) == len(decisions)
+    states = list(game.states(final))
+    hidden = [k for k, d in enumerate(decisions)
+              if isinstance(d, (Secret, TradeOff)) and game.current_player(states[k]) == 1]
+    assert hidden
+    for k, (text, decision) in enumerate(zip(listed, decisions)):
+        if isinstance(decision, Deal):
+            assert text.startswith("chance: deal: P0 hand ") and text.endswith("removed ?")
+            assert "draws" not in text and f"removed {decision.removed}" not in text
+        elif k in hidden:
+            assert text in ("P1: secret ?", "P1: trade-off ? ?"), text
+    trade = next(k for k in hidden if isinstance(decisions[k], TradeOff))
+    page.click(f"button.decision[data-step='{trade + 1}']")
+    shown.at(trade + 1)
+    assert page.locator(".happened code").inner_text() == "trade-off ? ?"
+    page.select_option("select.view-switch", "all")
+    page.wait_for_selector("section.viewer[data-view='all']")
+    assert page.locator(".happened code").inner_text() == game.decision_text(decisions[trade])
+    assert page.locator("button.decision").all_inner_texts()[0] == (
+        "chance: " + game.decision_text(decisions[0]))
+    shown.close()
+
+
 @checks("MK-INFO-1", "MK-COMP-3")
 def test_a_maiko_page_draws_the_boards_tiles_and_tokens(browser, tmp_path):
+    from hanamikoji.engine.maiko.components import FRIEND
     from hanamikoji.engine.maiko.game import DOWN, EMPTY
 
     game, final = _random("maiko", 2, players=3)
@@ -174,6 +213,27 @@ def test_a_maiko_page_draws_the_boards_tiles_and_tokens(browser, tmp_path):
     assert page.evaluate(f"HK.frame(0, {k}, 2)") == game.view_to_json(game.observe(state, 2))
     page.keyboard.press("Home")
     shown.at(0)
+    page.select_option("select.view-switch", "all")
+    page.click("button.next")  # the layout: every tile face down, the friends too
+    shown.at(1)
+    assert "undefined" not in page.locator(".board").inner_html()
+    assert page.locator(".space[data-tile='friend']").count() == sum(
+        1 for s in states[1].layout if s == FRIEND)
+    page.click("button.first")
+    shown.at(0)
+    # the buttons step as the keys do: next twice, previous, last, first
+    page.click("button.next")
+    page.click("button.next")
+    shown.at(2)
+    page.click("button.prev")
+    shown.at(1)
+    assert shown.count(".space[data-state='down']") == states[1].spaces.count(DOWN)
+    page.click("button.last")
+    shown.at(len(states) - 1)
+    assert page.locator(".end .winners").inner_text() == ", ".join(
+        f"player {w}" for w in game.outcome(final).winners)
+    page.click("button.first")
+    shown.at(0)
     shown.close()
 
 
@@ -196,6 +256,52 @@ def test_the_divergence_page_shows_both_answers_at_the_step(browser, tmp_path):
     assert row.locator("td.other").inner_text() == "99"
     shown.at(4, "[data-replay='0']")
     assert shown.dialogs == []
+    shown.close()
+
+
+def test_the_report_page_opens_its_witnesses_fetching_nothing(browser, tmp_path):
+    """A verify report's page (made small: a query of each game with one witness game each,
+    Maiko's answer nested) opens from disk with no request and no script error, and a witness
+    replay mounts when its line is opened and steps by its buttons."""
+    from hanamikoji.viewer.core.report import report_page
+
+    hk, hk_final = _random("hanamikoji", 5)
+    mk, mk_final = _random("maiko", 10, players=3)
+    document = {"ok": True, "seconds": 1.5, "produced_by": {"hanamikoji": "test"}, "games": [
+        {"game": "hanamikoji", "queries": [
+            {"name": "shortest", "status": "answered", "question": "The shortest game?",
+             "answer": {"rounds": 2}, "witness_file": "witnesses/hanamikoji-shortest.jsonl"}],
+         "properties": {"results": [{"property": "P-1", "status": "passed"}]}},
+        {"game": "maiko", "queries": [
+            {"name": "scores", "status": "answered", "question": "The best scores?",
+             "answer": {"best": [{"player": 0, "score": 9}], "ties": True}}],
+         "properties": {"error": "skipped here"}}]}
+    witnesses = {("hanamikoji", "shortest"): [("seed 5", hk, hk_final)],
+                 ("maiko", "scores"): [("seed 10", mk, mk_final)]}
+    shown = Opened(browser, _write(tmp_path, "report.html", report_page(document, witnesses, {})))
+    page = shown.page
+    assert page.locator(".status-holds").inner_text().startswith("Result: pass")
+    assert shown.count("table.answer table.answer") == 1  # Maiko's nested answer
+    for index, game, final in ((0, hk, hk_final), (1, mk, mk_final)):
+        page.locator("details.witness summary").nth(index).click()
+        spot = f"[data-replay='{index}']"
+        shown.at(0, spot)
+        page.click(f"{spot} button.next")
+        shown.at(1, spot)
+        page.click(f"{spot} button.last")
+        shown.at(len(game.history(final)), spot)
+    shown.close()
+
+
+def test_the_stats_page_draws_its_plots_fetching_nothing(browser, tmp_path):
+    from hanamikoji.cli.main import main
+
+    records = tmp_path / "g.jsonl"
+    assert main(["simulate", "--games", "6", "--records", str(records)]) == 0
+    assert main(["stats", str(records), "--html", str(tmp_path / "stats.html")]) == 0
+    shown = Opened(browser, tmp_path / "stats.html")
+    assert shown.count("figure.plot svg") == 7  # lengths, reasons, seats, geisha and charm x 2
+    assert shown.count("figure.plot rect.bar") > 0
     shown.close()
 
 
@@ -249,4 +355,19 @@ def test_ten_thousand_games_load_as_a_paged_list(browser, tmp_path):
     page.click("button.page-next")
     page.click("ol.game-list button.game[data-index='57']")
     page.wait_for_selector("section.viewer[data-game='57'][data-step='0']")
+    # the pager: the last page, the first, a page typed in (and one past the end: the last)
+    page.click("button.page-last")
+    page.wait_for_selector("nav.games[data-page='200']")
+    assert page.locator("ol.game-list button.game").first.get_attribute("data-index") == "9950"
+    assert shown.count("ol.game-list button.game") == 50
+    page.click("button.page-first")
+    page.wait_for_selector("nav.games[data-page='1']")
+    page.fill("input.page-number", "137")
+    page.press("input.page-number", "Enter")
+    page.wait_for_selector("nav.games[data-page='137']")
+    assert page.locator("ol.game-list button.game").first.get_attribute("data-index") == "6800"
+    page.fill("input.page-number", "9999")
+    page.press("input.page-number", "Enter")
+    page.wait_for_selector("nav.games[data-page='200']")
+    assert page.input_value("input.page-number") == "200"
     shown.close()

@@ -267,6 +267,18 @@ class Game(abc.ABC):
 
         return json.dumps(self.decision_to_json(decision), separators=(",", ":"))
 
+    def decision_text_seen(self, before: Any, decision: Any, after: Any, player: int) -> str:
+        """``decision``, taken at ``before`` and giving ``after``, for people as ``player`` saw
+        it: made from what their :meth:`observe` views show, so nothing hidden from them
+        appears (a viewer's decision list in that player's view). The default says nothing of a
+        chance outcome (a deal is hidden in most games) and gives a player's decision as
+        :meth:`decision_text` does; a game whose chance outcomes can be told, or whose players
+        decide out of sight, overrides it. The viewer's tests check each game's texts against
+        :meth:`resample`: a game the player cannot tell apart gives the same texts."""
+        if self.current_player(before) == CHANCE:
+            return "a chance outcome"
+        return self.decision_text(decision)
+
     @abc.abstractmethod
     def view_to_json(self, view: Any) -> JSON:
         """A view (what :meth:`observe` returns) as JSON."""

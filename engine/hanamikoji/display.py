@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from . import cards as C
-from .actions import ActionKind, CompetitionPick, Deal, GiftPick
+from .actions import ActionKind, CompetitionPick, Deal, Decision, GiftPick
 from .cards import Cards
+from .codec import decision_text
 from .game import (
     ObservedTurn,
     Phase,
@@ -60,6 +61,34 @@ def _shown(turn: ObservedTurn) -> str:
     if turn.kind is ActionKind.COMPETITION:
         return " | ".join(_cards(p) for p in turn.cards)  # type: ignore[arg-type]
     return _cards(turn.cards)  # type: ignore[arg-type]
+
+
+def seen_decision_text(before: State, decision: Decision, after: State, player: int) -> str:
+    """``decision`` (taken at ``before``, giving ``after``) as ``player`` saw it, in the words
+    of :func:`~.codec.decision_text`, from their views alone (INFO-1, INFO-2): a deal is their
+    own hand in :func:`observe` of ``after`` (the starter's with the first draw, TURN-2) and
+    how many cards the opponent and the deck hold, the removed card a ``?``; an action is
+    :func:`observed_turn`'s, so an opponent's secret or trade-off is ``?`` cards
+    (ACT-SECRET-2, ACT-TRADE-2); a gift, a competition and a pick are public.
+
+    >>> import random
+    >>> from .game import apply, new_game, random_deal
+    >>> deal = random_deal(random.Random(1))
+    >>> seen_decision_text(new_game(), deal, apply(new_game(), deal), 1)
+    'deal: P1 hand 0 3 4 5 5 6, P0 7 cards, deck 7 cards, removed ?'
+    """
+    if isinstance(decision, Deal):
+        view = observe(after, player)
+        first = " (with the first draw)" if after.starter == player else ""
+        return (f"deal: P{player} hand {' '.join(map(str, C.cards_of(view.hand)))}{first}, "
+                f"P{1 - player} {view.opponent_hand_size} cards, deck {view.deck_size} cards, "
+                "removed ?")
+    if isinstance(decision, (GiftPick, CompetitionPick)):
+        return decision_text(decision)
+    seen = observed_turn(decision, before.active, player)
+    if seen.cards is None:
+        return f"{seen.kind.value} " + " ".join("?" * seen.kind.size)
+    return decision_text(decision)
 
 
 def render_game(state: State, player: int | None = None) -> list[str]:

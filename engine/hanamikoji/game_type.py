@@ -117,6 +117,12 @@ class Hanamikoji(Game):
     def decision_text(self, decision: Any) -> str:
         return decision_text(decision)
 
+    def decision_text_seen(self, before: G.State, decision: Any, after: G.State,
+                           player: int) -> str:
+        from .display import seen_decision_text
+
+        return seen_decision_text(before, decision, after, player)
+
     def view_to_json(self, view: G.View) -> Any:
         return view_json(view)
 

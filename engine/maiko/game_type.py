@@ -138,6 +138,13 @@ class MaikoGame(Game):
             return f"layout of {len(out['tiles'])} tiles"
         return kind + "".join(f" {k}={'none' if v is None else v}" for k, v in out.items())
 
+    def decision_text_seen(self, before: State, decision: Any, after: State,
+                           player: int) -> str:
+        """:meth:`decision_text`, the same for every player: it names spaces and players, never
+        a tile (a layout is its number of tiles), so a One-san look stays the looker's
+        (MK-INFO-1, MK-TUTOR-ONESAN-2)."""
+        return self.decision_text(decision)
+
     def view_to_json(self, v: view.View) -> Any:
         return view.view_to_json(v)
 

@@ -124,12 +124,12 @@ class Replay {
     this.list.innerHTML = "";
     this.payload.steps.forEach((s, k) => {
       const li = HK.el("li");
-      const b = HK.el("button", {type: "button", class: "decision", "data-step": String(k + 1)},
-        (s.who === "chance" ? "chance" : "P" + s.who) + ": " + s.text);
+      const b = HK.el("button", {type: "button", class: "decision", "data-step": String(k + 1)});
       b.addEventListener("click", () => { HK.active = this; this.go(k + 1); });
       li.appendChild(b);
       this.list.appendChild(li);
     });
+    this.label();
     const end = this.entry.end;
     this.endBox.innerHTML = end
       ? "<h3>The end</h3><p class=\"result\">" + HK.esc(end.text) + "</p>" +
@@ -142,6 +142,25 @@ class Replay {
   }
 
   last() { return this.payload ? this.payload.steps.length : 0; }
+
+  // A step's text in the view shown: the decision in full for "everything", else the text the
+  // engine made from that player's views (an opponent's secret is "secret ?"). A step without
+  // one shows nothing of the decision rather than the full text.
+  text(s) {
+    if (this.which === "all") return s.text;
+    const seen = s.seen && s.seen[Number(this.which)];
+    return typeof seen === "string" ? seen : "(hidden)";
+  }
+
+  // The decision list's texts, for the view shown (again whenever the view changes).
+  label() {
+    const steps = this.payload.steps;
+    for (const b of this.list.querySelectorAll("button.decision")) {
+      const s = steps[Number(b.dataset.step) - 1];
+      b.textContent = (s.who === "chance" ? "chance" : "P" + s.who) + ": " + this.text(s);
+    }
+    this.labelled = this.which;
+  }
 
   go(step) {
     if (!this.payload) return;
@@ -157,6 +176,7 @@ class Replay {
                  players: this.entry.players, step: this.step, entry: this.entry};
     const drawer = HK.boards[this.entry.game];
     this.board.innerHTML = drawer ? drawer(frame, ctx) : HK.genericBoard(frame);
+    if (this.labelled !== this.which) this.label();
     this.root.dataset.step = String(this.step);
     this.root.dataset.view = this.which;
     this.where.textContent = "step " + this.step + " of " + this.last();
@@ -173,7 +193,7 @@ class Replay {
     const s = this.payload.steps[this.step - 1];
     this.happened.innerHTML = s
       ? "<h3>What just happened</h3><p>" + HK.esc(s.who === "chance" ? "chance" : "player " + s.who) +
-        ": <code>" + HK.esc(s.text) + "</code></p><p class=\"rules\">rules: " +
+        ": <code>" + HK.esc(this.text(s)) + "</code></p><p class=\"rules\">rules: " +
         (s.rules.length ? s.rules.map((r) => "<span class=\"rule\">" + HK.esc(r) + "</span>").join(" ") : "\u2014") + "</p>"
       : "<h3>What just happened</h3><p>the start: nothing yet</p>";
   }
@@ -197,10 +217,19 @@ HK.gameList = function (main, games) {
   const PER_PAGE = 50;
   const nav = HK.el("nav", {class: "games", "aria-label": "Games"});
   const head = HK.el("div", {class: "pager"});
-  const prev = HK.el("button", {type: "button", class: "page-prev", "aria-label": "Previous page of games"}, "\u25C0");
-  const next = HK.el("button", {type: "button", class: "page-next", "aria-label": "Next page of games"}, "\u25B6");
+  const pages = Math.max(1, Math.ceil(games.length / PER_PAGE));
+  const button = (cls, text, label) => HK.el("button", {type: "button", class: cls, "aria-label": label, title: label}, text);
+  const firstPage = button("page-first", "\u00AB", "First page of games");
+  const prev = button("page-prev", "\u25C0", "Previous page of games");
+  const next = button("page-next", "\u25B6", "Next page of games");
+  const lastPage = button("page-last", "\u00BB", "Last page of games");
+  // The page number to go to: typed, then Enter (or leaving the box).
+  const number = HK.el("input", {type: "number", class: "page-number", min: "1", max: String(pages), value: "1",
+                                 "aria-label": "Page of games (1 to " + pages + ")"});
   const where = HK.el("span", {class: "page-where"});
-  head.append(prev, where, next);
+  const label = HK.el("label", {}, "page ");
+  label.append(number, where);
+  head.append(firstPage, prev, label, next, lastPage);
   nav.appendChild(HK.el("h2", {}, games.length + (games.length === 1 ? " game" : " games")));
   nav.appendChild(head);
   const list = HK.el("ol", {class: "game-list"});
@@ -209,10 +238,11 @@ HK.gameList = function (main, games) {
   main.append(nav, view);
   let page = 0;
   let current = -1;
-  const pages = Math.max(1, Math.ceil(games.length / PER_PAGE));
   const show = (p) => {
-    page = Math.max(0, Math.min(pages - 1, p));
-    where.textContent = "page " + (page + 1) + " of " + pages;
+    page = Math.max(0, Math.min(pages - 1, Number.isFinite(p) ? p : page));
+    number.value = String(page + 1);
+    where.textContent = " of " + pages;
+    nav.dataset.page = String(page + 1);
     list.innerHTML = "";
     list.start = page * PER_PAGE + 1;
     for (let i = page * PER_PAGE; i < Math.min(games.length, (page + 1) * PER_PAGE); i++) {
@@ -233,8 +263,12 @@ HK.gameList = function (main, games) {
     HK.active = new Replay(view, games[i], i);
     view.dataset.game = String(i);
   };
+  firstPage.addEventListener("click", () => show(0));
   prev.addEventListener("click", () => show(page - 1));
   next.addEventListener("click", () => show(page + 1));
+  lastPage.addEventListener("click", () => show(pages - 1));
+  number.addEventListener("change", () => show(Math.trunc(Number(number.value)) - 1));
+  number.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); show(Math.trunc(Number(number.value)) - 1); } });
   HK.showPage = show;
   HK.open = open;
   show(0);

@@ -122,21 +122,31 @@ def _deltas(views: Iterable[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def standing(game: Game, final: Any) -> dict[str, list[int]] | None:
+    """What the end of ``final``'s game shows beside the winners, per player (Hanamikoji:
+    geisha and charm), from the game's viewer part; None for a game without one."""
+    part = _viewer_part(game)
+    return part.standing(final) if hasattr(part, "standing") else None
+
+
 def end_json(game: Game, final: Any) -> dict[str, Any] | None:
     """The end of ``final``'s game: winners, reason, scores and a line for people."""
     outcome = game.outcome(final)
     if outcome is None:
         return None
-    part = _viewer_part(game)
     return {"winners": list(outcome.winners), "reason": outcome.reason,
             "scores": None if outcome.scores is None else list(outcome.scores),
-            "standing": part.standing(final) if hasattr(part, "standing") else None,
-            "text": game.describe_end(final)}
+            "standing": standing(game, final), "text": game.describe_end(final)}
 
 
 def game_steps(game: Game, final: Any) -> dict[str, Any]:
     """Every step of ``final``'s game: who decided, the decision, the rules it applied, and
-    each view at each step (step 0: the start)."""
+    each view at each step (step 0: the start).
+
+    A step's ``text`` is the decision in full (what "everything" shows); ``seen[p]`` is the
+    decision as player ``p`` saw it (:meth:`Game.decision_text_seen`, made from their views:
+    an opponent's secret is ``secret ?``), what the page shows in ``p``'s view (INFO-1,
+    MK-INFO-1)."""
     part = _viewer_part(game)
     players = list(game.players(final))
     states = list(game.states(final))
@@ -147,6 +157,8 @@ def game_steps(game: Game, final: Any) -> dict[str, Any]:
         mover = game.current_player(before)
         steps.append({"who": player_json(mover) if mover != CHANCE else "chance",
                       "text": game.decision_text(decision),
+                      "seen": [game.decision_text_seen(before, decision, after, p)
+                               for p in players],
                       "decision": game.decision_to_json(decision),
                       "rules": [] if part is None else list(part.rules(before, decision, after))})
     views: dict[str, Any] = {}

@@ -10,6 +10,10 @@
   const S = 34, GAP = 4, PER_ROW = 10;
 
   function tileMark(x, y, size, name, faint) {
+    if (name === "friend") {  // a friend lying face down (under, in "everything")
+      return `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="3" fill="#f6d27a" stroke="#444" opacity="${faint ? 0.35 : 1}"/>` +
+        `<text x="${x + size / 2}" y="${y + size / 2 + 4}" text-anchor="middle" font-size="${Math.max(9, Math.round(size * 0.35))}" font-weight="bold" fill="#222">FR</text>`;
+    }
     const [colour, item] = name.split("-");
     return `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="3" fill="${FILL[colour] || "#ccc"}" stroke="#444" opacity="${faint ? 0.35 : 1}"/>` +
       `<text x="${x + size / 2}" y="${y + size / 2 + 4}" text-anchor="middle" font-size="${Math.max(10, Math.round(size * 0.4))}" fill="${faint ? "#222" : INK[colour] || "#000"}">${esc(item)}</text>`;
@@ -49,7 +53,9 @@
     const colour = (frame.options.colours || "").split(",")[p] || "";
     const you = ctx.player === p ? " (you)" : "";
     const scoreText = frame.result && frame.result.scores ? ` \u00B7 score ${frame.result.scores[p]}` : "";
-    out.push(`<text x="${x}" y="${y - 6}" font-size="12" font-weight="bold">player ${p} (${esc(colour)})${you} \u00B7 tokens ${hands[p]}${scoreText}</text>`);
+    // Two lines, so that a board's label (a score with it) stays within its 200 pixels.
+    out.push(`<text x="${x}" y="${y - 20}" font-size="12" font-weight="bold">player ${p} (${esc(colour)})${you}</text>`);
+    out.push(`<text x="${x}" y="${y - 6}" font-size="12">tokens ${hands[p]}${scoreText}</text>`);
     out.push(`<g class="maiko-board" data-player="${p}" role="img" aria-label="player ${p}'s maiko board">`);
     const C = 60;
     board.forEach((tiles, item) => {

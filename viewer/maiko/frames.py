@@ -36,6 +36,8 @@ _END_RULES = {"full-board": ("MK-END-1", "MK-END-2"), "no-face-down-tile": ("MK-
 
 def everything(state: State) -> dict[str, Any]:
     """The whole state of ``state`` as JSON, hidden tiles included."""
+    # Player 0's view for the public fields, which every player's view holds alike; its log,
+    # player 0's, is replaced below by every step's with its tile (all players' looks).
     out = view_to_json(observe(state, 0))
     out["player"] = None
     out["under"] = [tile_name(state.layout[s]) if v == DOWN else None
