@@ -376,7 +376,7 @@ class Local:
         from concurrent.futures import ProcessPoolExecutor
 
         if self.groups is None:
-            self.groups = tempfile.mkdtemp(prefix="hanamikoji-groups-")
+            self.groups = tempfile.mkdtemp(prefix="campaign-bot-groups-")
         self.started = self.context.SimpleQueue()
         self.pids: set[int] = set()
         self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
