@@ -74,9 +74,9 @@ def test_every_number_of_workers_compares_the_same_games(capsys, tmp_path):
 
 #: The source of a module of a program that runs diff shards: it holds integers (450, under
 #: Hypothesis's limit of 1,024 per module), odd or even ones so that each test's are new to the
-#: process. Hypothesis 6.131 to 6.170 at least drew integers now and then from the constants of
-#: every module the process had imported from outside site-packages and the standard library
-#: (those under 100 it adds itself), and never forgets one it has read.
+#: process. Hypothesis (6.170 here) drew integers now and then from the constants of every
+#: module the process had imported from outside site-packages and the standard library (those
+#: under 100 it adds itself), and never forgets one it has read.
 PROGRAM = "SIZES = ({})\n"
 
 

@@ -1109,15 +1109,15 @@ _draws_saved: Any = None
 @contextmanager
 def seed_only_draws() -> Iterator[None]:
     """While it holds, Hypothesis draws games from the seed alone, whatever this process did
-    before. Hypothesis (6.131 on) now and then draws an integer from a pool of constants read
-    in the source of every module the process has imported from outside the standard library
-    and site-packages (``providers._get_local_constants``): a pool that grows as modules are
-    imported, and differs between a clone and an installed wheel. A decision's index or a
-    chance seed then depended on what the process had imported: a diff shard run after
-    another, or in a test's process, drew other games for the same seed. The pool is empty
-    while a diff runs (the constants built into Hypothesis stay). Nests, and holds across
-    threads (a Dask worker runs shards in threads of one process); a Hypothesis without the
-    pool is left as it is."""
+    before. Hypothesis (6.170 here) now and then draws an integer from a pool of constants
+    read in the source of every module the process has imported from outside the standard
+    library and site-packages (``providers._get_local_constants``): a pool that grows as
+    modules are imported, and differs between a clone and an installed wheel. A decision's
+    index or a chance seed then depended on what the process had imported: a diff shard run
+    after another, or in a test's process, drew other games for the same seed. The pool is
+    empty while a diff runs (the constants built into Hypothesis stay). Nests, and holds
+    across threads (a Dask worker runs shards in threads of one process); a Hypothesis
+    without the pool is left as it is."""
     global _draws_depth, _draws_saved
     providers: Any
     try:
