@@ -430,7 +430,7 @@ _CAMPAIGN_SIZES = ((50000, 60, 10), (2000, 16, 4))
 
 
 def _speedup(rows: list[dict[str, Any]], what: str, unit: str, amount: int,
-             timed: dict[str, float], target: str) -> None:
+             timed: dict[str, float], target: str | None) -> None:
     """A rate per worker count, then the ratio of two workers to one, judged by ``target``."""
     for label, seconds in timed.items():
         rows.append({"figure": f"{what} {label}", "value": round(amount / seconds, 1),
@@ -469,6 +469,29 @@ def bench_campaigns(ctx: Context) -> list[dict[str, Any]]:
     return rows
 
 
+#: The tournament the issue's figure is of: four bots (three random, one heuristic) over 200
+#: deals per pair, 2,400 games of the default game.
+_TOURNAMENT = ("random", "random", "heuristic", "random", "--deals", "200")
+
+
+def bench_tournament(ctx: Context) -> list[dict[str, Any]]:
+    """The tournament campaign: ``tournament`` of :data:`_TOURNAMENT` with one and two
+    workers, games per second, the runs interleaved (the default game's built-in bots; no
+    target for the ratio: the figures are docs/tournament.md's)."""
+    from hanamikoji.engine.core.registry import DEFAULT, get
+    from hanamikoji.oracle.core.tournament import Tournament, bot_specs
+
+    *bots, _, deals = _TOURNAMENT
+    games = len(Tournament(DEFAULT, (), bot_specs(get(DEFAULT), bots), int(deals),
+                           0).schedule())
+    tournament = _command("tournament", *_TOURNAMENT, "--seed", "0")
+    rows: list[dict[str, Any]] = []
+    _speedup(rows, f"{DEFAULT}: tournament {' '.join(_TOURNAMENT)}", "games/s", games,
+             _interleaved(ctx, {f"--workers {w}": [*tournament, "--workers", str(w)]
+                                for w in (1, 2)}), None)
+    return rows
+
+
 def _bench_dask(ctx: Context) -> list[dict[str, Any]]:
     """A simulate campaign of ``ctx.campaign_games`` games on a two-worker local cluster
     (started beforehand, as an existing cluster would be) against one process."""
@@ -496,7 +519,7 @@ SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
     "perft": bench_perft, "perft-growth": bench_perft_growth, "queries": bench_queries,
     "properties": bench_properties, "integrations": bench_integrations,
     "startup": bench_startup, "diff": bench_diff,
-    "campaigns": bench_campaigns,
+    "campaigns": bench_campaigns, "tournament": bench_tournament,
 }
 #: The sections that time other processes only, which ``--baseline PYTHON`` runs again under
 #: another interpreter (another install) for a figure old against new in the same run.

@@ -17,7 +17,9 @@ Backends:
 * :class:`Local`: worker processes of this machine (``--workers N``), a
   ``concurrent.futures`` process pool started from a fork server: a worker that ends
   mid-shard is noticed and its shards run again, and Ctrl-C stops the workers at once (each
-  tells the main process its id); no further dependency (joblib/loky) is needed for that;
+  tells the main process its id); no further dependency (joblib/loky) is needed for that. A
+  worker lists the process groups it starts (:func:`group_started`: a tournament's command
+  bots), and the main process ends those of a worker that died;
 * :class:`Dask`: the workers of a Dask distributed scheduler (``--scheduler ADDRESS``, or the
   environment variable ``HANAMIKOJI_SCHEDULER``); the optional extra ``[dask]`` (``pip install '.[dask]'``).
   A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere.
@@ -210,16 +212,21 @@ class Serial:
 
 
 def ignore_interrupts(started: Any = None, environ: dict[str, str] | None = None,
-                      path: list[str] | None = None) -> None:
+                      path: list[str] | None = None, groups: str | None = None) -> None:
     """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
     main process answers it (it stops the workers and keeps what finished). The stop is a
     SIGTERM (:func:`_exit_on_term`). ``started``: a queue told this worker's process id, so
     that the main process can stop it. ``environ``, ``path``: the environment variables and
     ``sys.path`` of the main process now (a fork server keeps those it started with, perhaps
-    long before, and a shard's adapter is started with the worker's environment)."""
+    long before, and a shard's adapter is started with the worker's environment).
+    ``groups``: the folder where this worker lists the process groups it runs
+    (:func:`group_started`)."""
     import signal
     import sys
 
+    global _groups_file
+    if groups is not None:
+        _groups_file = os.path.join(groups, str(os.getpid()))
     if environ is not None:
         os.environ.clear()
         os.environ.update(environ)
@@ -248,6 +255,64 @@ def _exit_on_term(signum: int, frame: Any) -> None:
             except OSError:
                 pass
     os._exit(128 + signum)
+
+
+#: In a worker of :class:`Local`: the file that lists the process groups this worker started
+#: and has not ended (None elsewhere: a process that ends its own groups, or a Dask worker).
+_groups_file: str | None = None
+_groups: set[int] = set()
+
+
+def group_started(pgid: int) -> None:
+    """Say that this process started the process group ``pgid`` (a session of its own: a
+    tournament's command bot), so that if it is a worker and dies before it ends the group
+    (killed, out of memory: no :func:`_exit_on_term`), the main process ends the group. The
+    list is a file rewritten whole, which a killed worker leaves as it was. Nothing outside a
+    worker of :class:`Local`."""
+    if _groups_file is not None:
+        _groups.add(pgid)
+        _write_groups()
+
+
+def group_ended(pgid: int) -> None:
+    """Say that the process group ``pgid`` of :func:`group_started` has ended."""
+    if _groups_file is not None and pgid in _groups:
+        _groups.discard(pgid)
+        _write_groups()
+
+
+def _write_groups() -> None:
+    assert _groups_file is not None
+    with open(_groups_file + ".new", "w", encoding="utf-8") as file:
+        file.write("".join(f"{pgid}\n" for pgid in sorted(_groups)))
+    os.replace(_groups_file + ".new", _groups_file)
+
+
+def _end_groups(folder: str) -> None:
+    """End every process group the workers listed in ``folder`` and did not end: those of a
+    worker that died. Called once the workers have ended (a worker stopped by SIGTERM ends its
+    own, :func:`_exit_on_term`)."""
+    import signal
+
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as file:
+                pgids = [int(word) for word in file.read().split()]
+        except (OSError, ValueError):
+            continue
+        for pgid in pgids:
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except OSError:  # ended already
+                pass
+        try:
+            os.remove(os.path.join(folder, name))
+        except OSError:
+            pass
 
 
 def _children() -> list[int]:
@@ -303,17 +368,21 @@ class Local:
         self.restarts = 0
         self.out: list[_LocalPending] = []
         self.closed = False
+        self.groups: str | None = None
 
     def _start(self) -> None:
         import sys
+        import tempfile
         from concurrent.futures import ProcessPoolExecutor
 
+        if self.groups is None:
+            self.groups = tempfile.mkdtemp(prefix="hanamikoji-groups-")
         self.started = self.context.SimpleQueue()
         self.pids: set[int] = set()
         self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
                                             initializer=ignore_interrupts,
                                             initargs=(self.started, dict(os.environ),
-                                                      list(sys.path)),
+                                                      list(sys.path), self.groups),
                                             max_tasks_per_child=1 if self.fresh else None)
 
     def submit(self, shard: Shard) -> Pending:
@@ -353,6 +422,8 @@ class Local:
                 pass
         # The executor sees its workers end, fails what they held, and its thread ends.
         executor.shutdown(wait=True, cancel_futures=True)
+        if self.groups is not None:
+            _end_groups(self.groups)  # those of a worker that died
 
     def close(self, interrupted: bool = False) -> None:
         if self.closed:
@@ -365,6 +436,11 @@ class Local:
         else:
             self.executor.shutdown(wait=True)
         self.started.close()
+        if self.groups is not None:
+            import shutil
+
+            _end_groups(self.groups)
+            shutil.rmtree(self.groups, ignore_errors=True)
 
 
 class _LocalPending:

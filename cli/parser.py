@@ -125,7 +125,7 @@ def _simulate(sim: argparse.ArgumentParser) -> None:
 def _bench(bench: argparse.ArgumentParser) -> None:
     bench.add_argument("--only", nargs="+", metavar="SECTION",
                        help="sections: simulate rounds validate perft perft-growth queries properties "
-                            "integrations startup diff campaigns")
+                            "integrations startup diff campaigns tournament")
     bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure; best counts")
     bench.add_argument("--large", action="store_true", help="also validate 1,000,000 records")
     bench.add_argument("--campaign-games", type=_positive, default=100_000, metavar="N",
@@ -384,6 +384,9 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
                                  "forfeit); the folder is replaced whole")
     tournament.add_argument("--json", action="store_true",
                             help="print the standings as one JSON object")
+    # 50 games: some 0.2 s of two built-in bots, some 20 s of two command bots (a process
+    # started for each seat of each game)
+    _campaign_options(tournament, "games", 50)
     tournament.set_defaults(handler="hanamikoji.oracle.core.tournament:run")
 
 

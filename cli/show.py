@@ -26,6 +26,7 @@ from hanamikoji.cli.base import UsageError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.engine.core.registry import get
 from hanamikoji.cli.simulate import winners_key
+from hanamikoji.oracle.core.notation import notation
 from hanamikoji.oracle.core.validate import Status, Tally, records
 from hanamikoji.engine.core.words import options_text, plural
 
@@ -57,13 +58,16 @@ def show(args: argparse.Namespace) -> int:
     """The ``show`` sub-command."""
     tally = Tally()
     shown = 0
+    name = getattr(args, "notation", None)
     for verdict, game, final in _valid(args, tally, "show"):
         if shown:
             print()
         shown += 1
+        # A file in a notation is shown in the notation's terms, where the game has them.
+        written = None if name is None else notation(game, name).render(name, final, args.player)
         if args.player is None:
             print(f"{verdict.source}:{verdict.line}: record {verdict.index}")
-            lines: Iterator[str] = iter(game.render(final))
+            lines: Iterator[str] = iter(game.render(final) if written is None else written)
         else:
             players = len(game.players(final))
             if args.player >= players:
@@ -71,7 +75,7 @@ def show(args: argparse.Namespace) -> int:
                                  f"{players} players, numbered 0 to {players - 1}")
             print(f"{verdict.source}:{verdict.line}: record {verdict.index}, as player "
                   f"{args.player} saw it")
-            seen = game.render_seen(final, args.player)
+            seen = game.render_seen(final, args.player) if written is None else written
             lines = seen_by(game, final, args.player) if seen is None else iter(seen)
         for line in lines:
             print(line)

@@ -19,3 +19,23 @@ import signal  # noqa: E402
 # tests start can be interrupted whatever started the run.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _z3_context_of_its_own():
+    """Each test asks z3 in a main context of its own (spec.core.solver.fresh_context): what a
+    check answers, and which model it gives, then depends on the test alone, never on the tests
+    its worker ran before (z3's heuristics follow the order its terms were made in). Nothing is
+    imported for a test that never loads z3."""
+    if "z3" not in sys.modules:
+        yield
+        return
+    from hanamikoji.spec.core.solver import fresh_context
+
+    with fresh_context():
+        yield

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.cli.main import main
+from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.game import Phase, apply, legal_actions, new_game, random_deal
 from hanamikoji.engine.hanamikoji.record import read_record, to_record
 from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, STANDARD
@@ -189,6 +190,87 @@ def test_a_view_is_refused_where_no_game_could_show_it():
         buaa.parse_view("3GGG-G", viewer_starts=False, hand="GGG")
 
 
+@checks("COMP-2", "DEAL-3", "TURN-2")
+def test_a_hand_no_deal_or_draw_could_give_is_refused():
+    # seven A where the deck has two; six G where it has five
+    for text, hand in (("", "AAAAAAA"), ("1A 1X", "GGGGGG")):
+        with pytest.raises(NotationError, match=r"the hand holds \d cards of .; the round has "
+                           r"only \d \[COMP-2\]"):
+            buaa.parse_view(text, viewer_starts=True, hand=hand)
+    # the starter holds 7 cards before their first move (6 dealt, 1 drawn), or none before the
+    # deal; after 1A 2XX 2BC they hold 6 + 2 - 3 = 5
+    with pytest.raises(NotationError, match=r"holds 1 card, but after 0 moves the viewer holds "
+                       r"7 \(or none before the deal\).*\[TURN-2\]"):
+        buaa.parse_view("", viewer_starts=True, hand="A")
+    with pytest.raises(NotationError, match=r"holds 3 cards, but after 3 moves the viewer holds 5: "
+                       r"6 dealt \(DEAL-3\), 2 drawn, 3 played \[TURN-2\]"):
+        buaa.parse_view("1A 2XX 2BC", viewer_starts=True, hand="DEF")
+    assert buaa.parse_view("1A 2XX 2BC", viewer_starts=True, hand="DEFGG")
+    assert buaa.parse_view("", viewer_starts=False, hand="ABCDEF") == ()
+    assert buaa.parse_view("", viewer_starts=True, hand="") == ()  # before the deal
+    # a pick draws nothing (TURN-4): answering 3ABC the viewer still holds their six
+    assert buaa.parse_view("3ABC", viewer_starts=False, hand="DDEEFF")
+    with pytest.raises(NotationError, match=r"TURN-2"):
+        buaa.parse_view("3ABC", viewer_starts=False, hand="DDEEFFG")
+
+
+def _states(seed: int) -> list:
+    """Every state of one seeded game of the course's rules, the deals included."""
+    rng = random.Random(seed)
+    state = new_game(ITALIAN_THREE_ROUNDS, seed % 2)
+    states = [state]
+    while state.phase is not Phase.OVER:
+        state = apply(state, random_deal(rng) if state.phase is Phase.DEAL
+                      else rng.choice(legal_actions(state)))
+        states.append(state)
+    return states
+
+
+@checks("INFO-1", "INFO-2", "DEAL-3", "TURN-2", "COMP-2")
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6))
+def test_every_view_of_a_real_game_is_accepted(seed):
+    for state in _states(seed):  # every prefix of the game, both seats
+        for player in (0, 1):
+            moves = buaa.parse_view(buaa.view_text(state, player),
+                                    viewer_starts=player == state.starter,
+                                    hand=buaa.hand_text(state, player))
+            assert len(moves) == len(buaa.view_text(state, player).split())
+
+
+@checks("COMP-2", "DEAL-3", "TURN-2")
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.data())
+def test_a_view_that_shows_more_than_the_deck_or_a_hand_holds_is_refused(seed, data):
+    states = [s for s in _states(seed) if s.phase in (Phase.ACTION, Phase.RESPONSE)]
+    state = data.draw(st.sampled_from(states), label="state")
+    player = data.draw(st.sampled_from((0, 1)), label="player")
+    view, hand = buaa.view_text(state, player), buaa.hand_text(state, player)
+    starts = player == state.starter
+    assert buaa.parse_view(view, viewer_starts=starts, hand=hand) is not None
+    # the letters that stand for cards: the hand's and the moves' (a pick repeats offered ones)
+    text = view + "|" + hand
+    places = [i for i, ch in enumerate(text) if ch in buaa.LETTERS
+              and (i > len(view) or "-" not in text[text.rfind(" ", 0, i) + 1:i])]
+    shown = [text[i] for i in places]
+    fits = [g for g in buaa.LETTERS
+            if len(places) - shown.count(g) > C.FULL_DECK[buaa.LETTERS.index(g)] - shown.count(g)]
+    g = data.draw(st.sampled_from(fits), label="geisha")
+    need = C.FULL_DECK[buaa.LETTERS.index(g)] - shown.count(g) + 1
+    chosen = data.draw(st.lists(st.sampled_from([i for i in places if text[i] != g]),
+                                min_size=need, unique=True), label="replaced")
+    mutated = "".join(g if i in chosen else ch for i, ch in enumerate(text))
+    new_view, new_hand = mutated[:len(view)], mutated[len(view) + 1:]
+    with pytest.raises(NotationError) as info:
+        buaa.parse_view(new_view, viewer_starts=starts, hand=new_hand)
+    if new_view == view:
+        assert info.value.rule == "COMP-2"
+    # one card more or less in the hand than the moves leave there
+    for other in ({hand[:-1]} if hand else set()) | {hand + "A", hand + "G"}:
+        with pytest.raises(NotationError, match=r"TURN-2|COMP-2"):
+            buaa.parse_view(view, viewer_starts=starts, hand=other)
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 
@@ -276,3 +358,73 @@ def test_stats_reads_notation(capsys, lines):
     code, out, err = run(capsys, "stats", "--notation", "buaa", "--json", str(path))
     assert code == 2 and err.count("\n") == 2
     assert __import__("json").loads(out)["valid"] == 1
+
+
+@checks("SETUP-1")
+def test_a_bad_prefix_says_which_prefixes_there_are():
+    for line, what in (("2: 2GG", "not '2:'"), ("x:2GG", "not 'x:'"),
+                       ("2GG 2FF: 1D", "and ':' has no other place (column 8)"),
+                       ("1:0: 2GG", "and ':' has no other place (column 4)")):
+        with pytest.raises(NotationError) as info:
+            buaa.parse_game(line)
+        assert str(info.value) == (f"a line may start with the first player, '0:' or '1:' "
+                                   f"(none means '0:'), {what} [SETUP-1]")
+        assert info.value.malformed
+
+
+def test_a_byte_order_mark_at_the_start_of_a_notation_file_is_skipped(capsys, tmp_path):
+    good = buaa.game_text(play_game(7, 0, ITALIAN_THREE_ROUNDS, 1))
+    path = tmp_path / "bom.txt"
+    path.write_bytes(f"\ufeff{good}\n\ufeff{good}\n".encode())
+    code, out, err = run(capsys, "validate", "--notation", "buaa", str(path))
+    # only the file's first character is a byte order mark; one later is a character of a line
+    assert (code, err) == (2, "")
+    assert out.splitlines()[0].startswith(f"{path}:2: record 1: malformed [")
+    assert "'\\ufeff" in out.splitlines()[0]
+    assert out.splitlines()[1] == "2 records: 1 valid, 0 illegal, 1 malformed"
+
+
+def test_notation_read_as_records_is_one_malformed_record_a_line_with_a_hint(capsys, tmp_path):
+    path = tmp_path / "j.txt"
+    path.write_text(f"1AB\n{EXAMPLE}\n", encoding="utf-8")
+    code, out, err = run(capsys, "validate", str(path))
+    assert (code, err) == (2, "")
+    assert out.splitlines() == [
+        f"{path}:1: record 0: malformed: not JSON: '1AB' is not a value at line 1, column 1 "
+        "(for the course's notation, add --notation buaa)", "1 record: malformed"]
+    path.write_text(f"1: {EXAMPLE}\n", encoding="utf-8")  # the prefix: still one, still hinted
+    code, out, err = run(capsys, "validate", str(path))
+    assert out.splitlines()[0].endswith("(for the course's notation, add --notation buaa)")
+    assert len(out.splitlines()) == 2
+    path.write_text("hello\n1AB-\n", encoding="utf-8")  # text in no notation: no hint
+    code, out, err = run(capsys, "validate", str(path))
+    assert out.splitlines() == [f"{path}:1: record 0: malformed: not JSON: Expecting value at "
+                                "line 1, column 1", "1 record: malformed"]
+
+
+@checks("INFO-2", "UPDATE-4")
+def test_show_of_notation_speaks_the_notation(capsys, tmp_path):
+    state = next(s for s in (play_game(11, i, ITALIAN_THREE_ROUNDS, 1) for i in range(50))
+                 if len(s.scores) >= 2)
+    line = buaa.game_text(state)
+    path = tmp_path / "one.txt"
+    path.write_text(line + "\n", encoding="utf-8")
+    rounds = line.removeprefix("1: ").split(" | ")
+    for player in (None, 0, 1):
+        argv = [] if player is None else ["--player", str(player)]
+        code, out, err = run(capsys, "show", "--notation", "buaa", *argv, str(path))
+        assert (code, err) == (0, "")
+        heads = [row for row in out.splitlines() if row.startswith("Round ")]
+        # rounds from 1, as validate counts them; the starter alternates (UPDATE-4)
+        assert heads == [f"Round {n} · player {(n % 2)} starts" for n in range(1, len(rounds) + 1)]
+        moves = [row.split() for row in out.splitlines() if row.startswith("  move ")]
+        assert [int(m[1]) for m in moves] == [n for r in rounds for n in range(1, 9)]
+        written = [m[-1] for m in moves]
+        if player is None:
+            assert written == " ".join(rounds).split()  # the line's own moves
+        else:  # as the player saw them: X for the opponent's face-down cards, and nothing else
+            assert [w.replace("X", "") for w in written] == [
+                w if m[3] == str(player) or w[0] in "34" else w[0]
+                for w, m in zip(" ".join(rounds).split(), moves)]
+        assert "    geisha        A    B    C    D    E    F    G" in out.splitlines()
+        assert "hands:" not in out and "Round 0" not in out  # no deal: the notation holds none

@@ -202,3 +202,43 @@ def test_the_runner_fails_each_planted_mistake_of_a_wrong_module(tmp_path, task,
     *failures, last = done.stdout.splitlines()
     passed, failed = (int(word) for word in last.replace(",", "").split()[::2])
     assert failed > 0 and failures and all(f.startswith(f"FAIL {task}: ") for f in failures)
+
+
+@needs_node
+def test_the_runner_finds_its_vectors_from_anywhere(tmp_path):
+    # run outside the checkout, the default folder is the checkout's, found from the runner
+    done = subprocess.run([NODE, str(RUNNER), str(ROOT / "tests" / "buaa" / "correct.mjs")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.endswith(" passed, 0 failed\n")
+
+
+@needs_node
+def test_the_runner_says_in_one_line_what_it_cannot_read(tmp_path):
+    (tmp_path / "broken.mjs").write_text("export const x = ;\n", encoding="utf-8")
+    (tmp_path / "t1.json").write_text("{", encoding="utf-8")
+    correct = str(ROOT / "tests" / "buaa" / "correct.mjs")
+    cases = [
+        ([], "usage: node buaa_check.mjs MODULE.js [VECTORS_DIR]"),
+        (["nonexist.mjs"], "nonexist.mjs: cannot load it: Cannot find module"),
+        (["broken.mjs"], "broken.mjs: cannot load it: "),
+        ([correct, "nodir"], f"cannot read the vectors {tmp_path / 'nodir' / 't1.json'}: ENOENT"),
+        ([correct, "."], f"cannot read the vectors {tmp_path / 't1.json'}: "),
+    ]
+    for argv, said in cases:
+        done = subprocess.run([NODE, str(RUNNER), *argv], capture_output=True, text=True,
+                              timeout=120, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (2, ""), argv
+        assert done.stderr.startswith(f"buaa_check.mjs: {said}"), done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+
+
+@needs_node
+def test_a_function_that_throws_fails_its_cases_with_the_message(tmp_path):
+    module = tmp_path / "throws.mjs"
+    module.write_text('export function hanamikoji_judge() { throw new Error("boom\\nat"); }\n',
+                      encoding="utf-8")
+    done = node_check(module)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout.splitlines()[0].endswith("got threw boom")
+    assert done.stdout.splitlines()[-1] == f"0 passed, {len(load('t1.json'))} failed"

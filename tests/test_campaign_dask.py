@@ -98,3 +98,20 @@ def test_a_worker_killed_mid_campaign_loses_no_shard(cluster):
         assert killed, "no worker was busy when the first shard came back"
         assert merged == whole
         client.wait_for_workers(2, timeout=60)  # the nanny restarts it for the next test
+
+
+def test_a_tournament_on_the_cluster_gives_the_bytes_of_one_process(cluster, tmp_path, capsys):
+    """Built-in bots and a command bot (started on the Dask workers): the same report,
+    records.jsonl and games.jsonl as one process."""
+    import sys
+
+    served = f"served={sys.executable} -m hanamikoji.oracle.core.bot random"
+    argv = ["tournament", "random", "heuristic", served, "--deals", "1", "--seed", "4",
+            "--shard-size", "2", "--json"]
+    assert main([*argv, "--out", str(tmp_path / "one")]) == 0
+    one = capsys.readouterr().out
+    assert main([*argv, "--out", str(tmp_path / "dask"), "--scheduler",
+                 cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == one and json.loads(one)["games"] == 6
+    for name in ("records.jsonl", "games.jsonl"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()

@@ -297,6 +297,17 @@ def test_lines_that_are_not_json_carry_the_forced_games_where_keys(counting):
     assert judge_bytes(b"{", counting).where == (("move", None),)
 
 
+def test_a_number_with_text_glued_to_it_is_one_value_that_is_not_json(counting):
+    def said(raw: bytes) -> list[str]:
+        return [v.judgement.message for v in verdicts(io.BytesIO(raw), "x", game=counting)]
+
+    # one verdict for the line, where "1" then "AB" made two (a game without notations: no hint)
+    assert said(b"1AB 2CD\n") == ["not JSON: '1AB' is not a value at line 1, column 1"]
+    assert said(b"\n  null1\n") == ["not JSON: 'null1' is not a value at line 2, column 3"]
+    # values that stand apart are read as before: each is a record of its own
+    assert len(said(b"1 2\n")) == len(said(b'{}x\n')) == len(said(b'"a""b"\n')) == 2
+
+
 def test_an_unknown_game_name_is_a_usage_error(tmp_path, capsys):
     path = write_lines(tmp_path / "one.jsonl", hanamikoji_record())
     code, out, err = run_cli(capsys, "validate", "--game", "no-such-game", path)

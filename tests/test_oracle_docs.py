@@ -22,7 +22,8 @@ DOC = (ROOT / "docs" / "oracle.md").read_text()
 
 @pytest.mark.parametrize("name", ["hanamikoji.engine.hanamikoji.codec", "hanamikoji.oracle.core.validate",
                                   "hanamikoji.oracle.hanamikoji.perft",
-                                  "hanamikoji.oracle.hanamikoji.adapter"])
+                                  "hanamikoji.oracle.hanamikoji.adapter",
+                                  "hanamikoji.oracle.hanamikoji.buaa"])
 def test_docstring_examples(name):
     module = importlib.import_module(name)
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

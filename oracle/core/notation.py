@@ -9,7 +9,7 @@ usage error of one line: ``game maiko has no notation 'buaa' (it has none)``. ``
 notation and notation as records.
 
 A file in a notation holds one game a line; a blank line, or one whose first character is
-``#``, holds none.
+``#``, holds none. A byte order mark (U+FEFF) at the start of the file is skipped.
 """
 
 from __future__ import annotations
@@ -49,6 +49,20 @@ class NotationExtension:
         """The line of the game that led to ``state``."""
         raise NotImplementedError
 
+    def render(self, name: str, state: Any, player: int | None) -> list[str] | None:
+        """``show --notation NAME``: the game that led to ``state`` in the notation's terms
+        (as ``player`` saw it, if given); None for the game's own display. By default, None."""
+        return None
+
+    def looks_like(self, name: str, line: str) -> bool:
+        """Whether ``line`` has the shape of notation ``name`` (its rules may still refuse
+        it): ``validate`` without ``--notation`` then says to add it. By default, never."""
+        return False
+
+    def title(self, name: str) -> str:
+        """What a person calls notation ``name``, in that hint."""
+        return f"the {name} notation"
+
 
 def notation(game: Game, name: str) -> NotationExtension:
     """``game``'s notation hooks, once they are known to read and write ``name``."""
@@ -59,6 +73,16 @@ def notation(game: Game, name: str) -> NotationExtension:
     return hooks
 
 
+def hint(game: Game, line: str) -> str | None:
+    """For a line that is not JSON, the option that reads it, if it looks like one of
+    ``game``'s notations: ``for the course's notation, add --notation buaa``; else None."""
+    hooks = extension("notation", game, NotationExtension)
+    for name in hooks.names:
+        if hooks.looks_like(name, line):
+            return f"for {hooks.title(name)}, add --notation {name}"
+    return None
+
+
 def lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
     """(line number from 1, text) of each line of ``stream`` that holds a game."""
     for number, raw in enumerate(stream, 1):
@@ -66,6 +90,8 @@ def lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             raise UsageError(f"{source}:{number}: not UTF-8 text (byte {error.start + 1})") from None
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a byte order mark, as some editors write
         text = text.strip()
         if text and not text.startswith("#"):
             yield number, text

@@ -29,6 +29,7 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
+from hanamikoji.cli.campaign import group_ended, group_started
 from hanamikoji.engine.core.deferred import sigint_deferred
 from hanamikoji.engine.core.errors import GameError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game, Outcome
@@ -146,6 +147,7 @@ class _Process:
                     stderr=subprocess.DEVNULL, start_new_session=True)
             except OSError as error:
                 raise _Fault("crash", f"cannot start {self.argv[0]!r}: {error.strerror}") from None
+            group_started(self.process.pid)  # ended by the main process if this worker dies
         answer, _ = self._exchange(hello, limits.start, "new_game")
         if not (isinstance(answer, dict) and answer.get("ok") is True
                 and set(answer) <= {"ok", "name"} and isinstance(answer.get("name", ""), str)):
@@ -231,6 +233,7 @@ class _Process:
             except OSError:
                 pass
         process.wait()
+        group_ended(process.pid)
 
 
 def _no_constant(name: str) -> Any:

@@ -8,6 +8,11 @@ group meets each deal's cards from every seat. Deal ``d`` is the same chance out
 group (``game_rng(seed, d)``, the toolkit's seeded game ``d``). Game ``i`` of the schedule is an
 independent unit (:func:`play_unit`, a function of the tournament and ``i`` only), so units may
 run anywhere and in any order; the standings are merged from their results in schedule order.
+With ``--workers N``, ``--resume DIR`` or a Dask scheduler the schedule is a campaign
+(:mod:`hanamikoji.cli.campaign`): shards of ``--shard-size`` consecutive games
+(``games-000000000050-000000000099``), each played by :func:`tournament_shard` on a worker,
+merged in schedule order, so the standings, the report and the files are the same bytes as in
+one process.
 
 Standings: per bot its games, wins, losses, draws (every seat of a game won: a shared victory)
 and forfeits (games lost by a fault), the win rate ``(wins + draws / 2) / games`` with its 95%
@@ -26,7 +31,7 @@ import itertools
 import json
 import math
 import shlex
-from typing import Any, Iterator, Sequence
+from typing import Any, Generator, Iterator, Sequence
 
 import attrs
 
@@ -36,10 +41,12 @@ from hanamikoji.oracle.core.bot import built_in
 from hanamikoji.oracle.core.referee import BotSpec, Limits, play
 
 __all__ = ["GameResult", "Standing", "Tournament", "bradley_terry", "play_unit", "standings",
-           "wilson"]
+           "tournament_shard", "wilson"]
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
+
+_TASK = "hanamikoji.oracle.core.tournament:tournament_shard"
 
 
 @attrs.frozen
@@ -133,6 +140,27 @@ def play_unit(tournament: Tournament, index: int,
     assert played.outcome is not None
     return GameResult(index, deal, seating, winners, played.outcome.reason, None,
                       game.to_record(played.state))
+
+
+def tournament_shard(tournament: Tournament, first: int, count: int) -> str:
+    """The blob of a tournament's shard (:mod:`hanamikoji.cli.campaign`): games ``first ..
+    first + count - 1`` of the schedule, played, one line of :meth:`GameResult.unit_json`
+    each."""
+    schedule = tournament.schedule()
+    return "".join(json.dumps(play_unit(tournament, index, schedule).unit_json(),
+                              separators=(",", ":")) + "\n"
+                   for index in range(first, first + count))
+
+
+def shards(tournament: Tournament, total: int, size: int) -> Iterator[Any]:
+    """The shards of games ``0 .. total - 1`` of the schedule, ``size`` each, named by their
+    games (``games-000000000050-000000000099``)."""
+    from hanamikoji.cli.campaign import Shard
+
+    for first in range(0, total, size):
+        count = min(size, total - first)
+        yield Shard(f"games-{first:012d}-{first + count - 1:012d}", _TASK,
+                    (tournament, first, count))
 
 
 # --- standings -----------------------------------------------------------------------------------
@@ -294,10 +322,34 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
         yield f"... and {len(report['forfeits']) - 10} more forfeits"
 
 
-def run(args: argparse.Namespace) -> int:
-    """The ``tournament`` sub-command."""
+def _played(tournament: Tournament, schedule: Sequence[Any]
+            ) -> Generator[GameResult, None, None]:
+    """The games of the schedule played one after another in this process."""
     from hanamikoji.cli import interrupt
+
+    for index in range(len(schedule)):
+        interrupt.check()
+        yield play_unit(tournament, index, schedule)
+
+
+def _merged(blobs: Generator[tuple[Any, str], None, None]
+            ) -> Generator[GameResult, None, None]:
+    """The games of a campaign's shards, in schedule order (:func:`tournament_shard`)."""
+    try:
+        for _, blob in blobs:
+            for line in blob.splitlines():
+                yield GameResult.from_unit_json(json.loads(line))
+    finally:
+        blobs.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``tournament`` sub-command: in this process, one game after another, or with
+    ``--workers N`` (N > 1), ``--resume DIR`` or a Dask scheduler, as a campaign of shards of
+    ``--shard-size`` games; the same bytes either way."""
     from hanamikoji.cli.base import EXIT_OK, UsageError
+    from hanamikoji.cli.campaign import Store, backend_for, scheduler_address
+    from hanamikoji.cli.campaign import run as run_shards
     from hanamikoji.cli.commands import progress_bar
     from hanamikoji.cli.options import game_and_config
     from hanamikoji.cli.output import output_folder
@@ -320,10 +372,24 @@ def run(args: argparse.Namespace) -> int:
                                    start=args.start_time))
     names = [b.name for b in bots]
     schedule = tournament.schedule()
+    resume = getattr(args, "resume", None)
+    scheduler = scheduler_address(getattr(args, "scheduler", None))
+    backend = store = None
+    if args.workers > 1 or resume is not None or scheduler is not None:
+        if resume is not None:
+            store = Store(resume, {
+                "command": "tournament", "game": game.name, "options": game.options_of(config),
+                "bots": list(args.bots), "deals": args.deals, "seed": args.seed,
+                "limits": [args.decision_time, args.game_time, args.start_time],
+                "shard_size": args.shard_size})
+        # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
+        backend = backend_for(args.workers, scheduler)
     results: list[GameResult] = []
     progress = progress_bar(counted=("forfeits",))
     forfeits = 0
     with contextlib.ExitStack() as stack:
+        if backend is not None:  # closed here if the campaign never started (else a no-op)
+            stack.callback(backend.close, True)
         records = games = None
         if args.out:
             folder = stack.enter_context(output_folder(
@@ -335,9 +401,13 @@ def run(args: argparse.Namespace) -> int:
             stack.callback(progress.stop)
             progress.start()
             task = progress.add_task("playing", total=len(schedule), forfeits=0)
-        for index in range(len(schedule)):
-            interrupt.check()
-            result = play_unit(tournament, index, schedule)
+        if backend is None:
+            played: Generator[GameResult, None, None] = _played(tournament, schedule)
+        else:
+            played = _merged(run_shards(shards(tournament, len(schedule), args.shard_size),
+                                        backend, store))
+            stack.callback(played.close)  # Ctrl-C: the workers stopped, finished shards kept
+        for result in played:
             results.append(result)
             forfeits += result.forfeit is not None
             if records is not None and games is not None:
@@ -345,7 +415,7 @@ def run(args: argparse.Namespace) -> int:
                     records.write(json.dumps(result.game, separators=(",", ":")) + "\n")
                 games.write(json.dumps(result.to_json(names), separators=(",", ":")) + "\n")
             if task is not None:
-                progress.update(task, completed=index + 1, forfeits=forfeits)
+                progress.update(task, completed=len(results), forfeits=forfeits)
     report = {
         "game": game.name, "options": game.options_of(config), "seed": args.seed,
         "deals": args.deals, "games": len(results),

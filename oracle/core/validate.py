@@ -298,6 +298,7 @@ class _Unit:
     line: int
     raw: Any  # _TOO_LONG, a NotJSONError, or None when ``document`` holds the value
     document: Any = _UNDECODED
+    text: str = ""  # for a NotJSONError, the rest of its line (for :func:`notation.hint`)
 
 
 _SPACE = re.compile(r"[ \t\n\r\ufeff]*")
@@ -345,6 +346,19 @@ def _not_utf8(raw: bytes, error: UnicodeDecodeError, line: int) -> str:
             "cannot be decoded")
 
 
+_SCALAR_END = re.compile(r"[^ \t\n\r]*")
+
+
+def _glued(text: str, start: int, end: int, document: Any) -> str | None:
+    """The word at ``start`` when the number, true, false or null read from it has more text
+    glued to it (``1AB``, ``2: 2GG``): JSON ends such a value at a space or the line's end, so
+    the word is one thing that is not JSON, not a value and then another thing. None when the
+    value stands alone (an object or array, or a string, may be followed by anything)."""
+    if isinstance(document, (dict, list, str)) or end >= len(text) or text[end] in " \t\n\r":
+        return None
+    return _SCALAR_END.match(text, start).group()  # type: ignore[union-attr]  # * always matches
+
+
 def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
     """The records of a file: a stream of JSON values, whatever their layout (JSON Lines, one
     pretty-printed record, records one after another); blank lines are skipped.
@@ -353,7 +367,8 @@ def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
     (:meth:`json.JSONDecoder.raw_decode`), so a file of JSON Lines is read a line per record.
     A value that needs more lines gets at least as many again before the next try (a long
     record costs a few tries, not one per line), up to :data:`DOCUMENT_LIMIT`. A value that
-    is not JSON is one malformed record, with the line and column in the file; reading goes on
+    is not JSON is one malformed record, with the line and column in the file (a number, true,
+    false or null with text glued to it, such as ``1AB``, is one such value); reading goes on
     at the next line after its start that begins with ``{`` or ``[`` (the next record of JSON
     Lines, or of pretty-printed records). A line that cannot be text (not UTF-8, or longer than
     :data:`LINE_LIMIT`) ends the value before it and is a malformed record of its own.
@@ -428,15 +443,20 @@ def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
         except ValueError as error:  # e.g. an integer of more digits than Python converts
             unit = _Unit(line, NotJSONError(f"not JSON this reader accepts: {error}"))
         else:
-            wanted = 0
-            buffer.pos = end
-            buffer.drop_read()
-            yield _Unit(line, None, document)
-            continue
+            glued = _glued(buffer.text, start, end, document)
+            if glued is None:
+                wanted = 0
+                buffer.pos = end
+                buffer.drop_read()
+                yield _Unit(line, None, document)
+                continue
+            _, column = buffer.line_of(start)
+            unit = _Unit(line, NotJSONError(f"not JSON: {glued!r} is not a value at line {line}, "
+                                            f"column {column}"))
         # Not JSON: go on at the next line after its start that starts a record.
-        yield unit
-        wanted = 0
         cut = buffer.text.find("\n", start)
+        yield attrs.evolve(unit, text=buffer.text[start:None if cut < 0 else cut])
+        wanted = 0
         rest = "" if cut < 0 else buffer.text[cut + 1:]
         buffer.clear(line + 1)
         kept: list[str] = []
@@ -454,8 +474,12 @@ def _judge_unit(unit: _Unit, game: Game | None) -> tuple[Judgement, Game | None,
         return Judgement(Status.MALFORMED, f"a line longer than {LINE_LIMIT} bytes is not a record",
                          where=_where(game or get(), {})), None, None
     if isinstance(unit.raw, NotJSONError):
-        return (Judgement(Status.MALFORMED, str(unit.raw), where=_where(game or get(), {})),
-                None, None)
+        from hanamikoji.oracle.core.notation import hint  # only for text that is not JSON
+
+        game = game or get()
+        said = hint(game, unit.text.strip()) if unit.text else None
+        message = str(unit.raw) + ("" if said is None else f" ({said})")
+        return Judgement(Status.MALFORMED, message, where=_where(game, {})), None, None
     if isinstance(unit.document, list):
         return Judgement(Status.MALFORMED, f"$: {_ARRAY_HINT}", where=_where(game or get(), {}),
                          path="$"), None, None

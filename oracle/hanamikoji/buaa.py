@@ -57,6 +57,7 @@ from hanamikoji.engine.hanamikoji.game import (
     apply,
     new_game,
     observe,
+    observed_turn,
 )
 from hanamikoji.engine.hanamikoji.record import read_record, to_record
 from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, PRESETS, Markers, Rules
@@ -322,6 +323,22 @@ def calc_current_state(text: str, board: Sequence[int]) -> list[list[int]]:
 _PREFIX = re.compile(r"\s*([01])\s*:")
 
 
+_ANY_PREFIX = re.compile(r"\s*([^\s:|]*)\s*:")
+
+
+def _bad_prefix(line: str, offset: int) -> None:
+    """Refuse a ``:`` anywhere but after a first player at the line's start (SETUP-1): no move
+    holds one, so ``2: 2GG`` is a prefix gone wrong, not a trade-off of ``:`` and a G."""
+    colon = line.find(":", offset)
+    if colon < 0:
+        return
+    attempt = None if offset else _ANY_PREFIX.match(line)
+    what = (f"not {attempt.group(1) + ':'!r}" if attempt and attempt.group(1)
+            else f"and ':' has no other place (column {colon + 1})")
+    raise NotationError(f"a line may start with the first player, '0:' or '1:' (none means "
+                        f"'0:'), {what}", "SETUP-1", malformed=True)
+
+
 def parse_game(line: str, variant: str = ITALIAN_THREE_ROUNDS.name) -> State:
     """The final state of the game written on ``line`` (rounds separated by ``|``, an optional
     ``P:`` prefix naming the first player)."""
@@ -329,6 +346,7 @@ def parse_game(line: str, variant: str = ITALIAN_THREE_ROUNDS.name) -> State:
     prefix = _PREFIX.match(line)
     if prefix:
         first, offset = int(prefix.group(1)), prefix.end()
+    _bad_prefix(line, offset)
     state = new_game(PRESETS[variant], first)
     rounds = line[offset:].split(ROUND_SEPARATOR)
     for index, text in enumerate(rounds):
@@ -404,6 +422,43 @@ def notation_from_record(record: Any) -> str:
     return game_text(read_record(record))
 
 
+def render_game(state: State, player: int | None = None) -> list[str]:
+    """The game that led to ``state`` for a person, in the notation's terms (``show
+    --notation buaa``): rounds from 1, each move on its line numbered from 1 as the notation
+    counts them, geisha as letters A to G, each round's scoring, and the result. No deal: the
+    notation holds none. With ``player``, the moves as that player saw them (INFO-2: ``X`` for
+    the opponent's face-down cards), as :func:`view_text` writes them."""
+    from hanamikoji.engine.hanamikoji.display import describe_result, geisha_table, standing
+
+    lines = [f"Hanamikoji · {state.rules.name} rules · player {state.first_player} starts"]
+    markers: Markers = (None,) * C.NUM_GEISHA
+    for number, decisions in enumerate(_rounds(state.history), 1):
+        starter = (state.first_player + number - 1) % 2  # UPDATE-4
+        lines += ["", f"Round {number} · player {starter} starts"]
+        mover, moves = starter, 0
+        for decision in decisions:
+            if isinstance(decision, (GiftPick, CompetitionPick)):
+                lines[-1] += decision_text(decision)
+                continue
+            assert isinstance(decision, (Secret, TradeOff, Gift, Competition))
+            seen = observed_turn(decision, mover, mover if player is None else player)
+            moves += 1
+            lines.append(f"  move {moves}  player {mover}  "
+                         f"{_move_text(seen.kind, seen.cards, None)}")
+            mover = 1 - mover
+        if number <= len(state.scores):
+            score = state.scores[number - 1]
+            table = geisha_table(score, markers)
+            head = "geisha    " + "".join(f"{letter:>5}" for letter in LETTERS)
+            lines.append("  scoring (secrets revealed; * = marker moved):")
+            lines += ["    " + row for row in [head] + table[1:]]
+            markers = score.markers
+            lines.append("    " + standing(markers))
+    if state.result is not None:
+        lines += ["", f"Result: {describe_result(state.result)}"]
+    return lines
+
+
 def view_text(state: State, player: int) -> str:
     """The current round as ``player`` sees it (the engine's :func:`observe`): ``X`` for each
     card hidden from them, and a pending gift or competition without its pick."""
@@ -427,10 +482,77 @@ def decision_text(decision: Decision) -> str:
     return _move_text(decision.kind, shown, None)
 
 
+def _held(moves: Sequence[Move], starts: bool) -> tuple[int, int, int]:
+    """(cards dealt and drawn, cards played, cards held) by the player who starts the round
+    when ``starts``, else by the other, once ``moves`` are written: six dealt (DEAL-3), one
+    drawn as each of their turns begins (TURN-2), the turn after the last move included unless
+    that move awaits its pick (TURN-4) or the round is over (TURN-1)."""
+    pending = bool(moves) and moves[-1].pick is None and moves[-1].kind in _PICK_RULE
+    begun = min(len(moves) if pending else len(moves) + 1, TURNS_PER_ROUND)
+    received = 6 + sum(1 for t in range(begun) if (t % 2 == 0) == starts)
+    played = sum(m.kind.size for t, m in enumerate(moves) if (t % 2 == 0) == starts)
+    return received, played, received - played
+
+
+def _witness(moves: Sequence[Move], viewer_starts: bool, held: Sequence[int] | None) -> State:
+    """A full round that shows ``moves`` to the viewer, with ``held`` (if given) their hand,
+    replayed in the engine. Each player is dealt, then draws, the cards they play in the order
+    they play them, then the cards they hold, then any others; the opponent's hidden cards and
+    hand, the rest of the deck and the removed card are the cards nobody saw."""
+    viewer = 0 if viewer_starts else 1  # round_start: player 0 starts
+    shown = C.counts([c for m in moves for c in m.cards if c is not None] + list(held or ()))
+    pool = [g for g in C.GEISHA for _ in range(C.FULL_DECK[g] - shown[g])]
+    lists: tuple[list[int], list[int]] = ([], [])
+    resolved: list[Move] = []
+    for index, move in enumerate(moves):
+        cards = tuple(pool.pop() if c is None else c for c in move.cards)
+        resolved.append(attrs.evolve(move, cards=cards))
+        lists[0 if index % 2 == 0 else 1].extend(cards)
+    for player in (0, 1):
+        if player == viewer and held is not None:
+            lists[player].extend(held)
+        else:
+            lists[player].extend(pool.pop() for _ in range(_held(moves, player == 0)[2]))
+    for own in lists:
+        while len(own) < 10:
+            own.append(pool.pop())
+    (removed,) = pool
+    draws = [lists[t % 2][6 + t // 2] for t in range(TURNS_PER_ROUND)]
+    state = apply(round_start((0,) * C.NUM_GEISHA), Deal(removed, (lists[0][:6], lists[1][:6]),
+                                                           draws))
+    for move in resolved:
+        state = apply(state, move.decision())
+        if move.pick is not None:
+            state = apply(state, _pick_decision(move))
+    return state
+
+
 def parse_view(text: str, viewer_starts: bool, hand: str | None = None) -> tuple[Move, ...]:
     """Check a view (``X`` for hidden cards, the last gift or competition perhaps unanswered)
     against every rule a view can show; the moves. ``viewer_starts``: whether the viewer made
-    the first move. With ``hand`` its cards count too (COMP-2)."""
+    the first move. ``hand``: the viewer's cards, if known.
+
+    A view is accepted exactly when some round shows it, and the accepted ones are replayed to
+    prove it. Refused: more than eight moves (TURN-1), a move of no shape (:func:`parse_move`),
+    a card hidden from its own player or shown though face down (INFO-1), an action used twice
+    (TURN-3), a pick not offered (ACT-GIFT-2, ACT-COMP-2), more cards of a geisha shown and held
+    than the deck has (COMP-2), and a hand of another size than six dealt plus one drawn at the
+    start of each of the viewer's turns so far less the cards played (DEAL-3, TURN-2; an empty
+    hand with no moves is the view before the deal). No round shows such a view. Anything else
+    is shown by the round :func:`_witness` builds, which the engine replays: each player is
+    dealt and draws what they play in the order they play it, which they always hold in time
+    (by their j-th move they have 6 + j cards and have played at most 4 + 3 + 2 + 1 of the first
+    j moves: 4, 7, 9, 10 cards), and every card nobody saw goes to the opponent's hidden cards
+    and hand, the deck and the removed card, which no rule constrains.
+
+    >>> parse_view("2XX 1D", viewer_starts=False, hand="ABCEFG")[1].text
+    '1D'
+    >>> try:
+    ...     parse_view("", viewer_starts=True, hand="AAAAAAA")
+    ... except NotationError as error:
+    ...     print(error)
+    the hand holds 7 cards of A; the round has only 2 [COMP-2]
+    """
     tokens = list(_tokens(text))
     moves: list[Move] = []
     used: tuple[set[ActionKind], set[ActionKind]] = (set(), set())
@@ -442,6 +564,10 @@ def parse_view(text: str, viewer_starts: bool, hand: str | None = None) -> tuple
     for g in held:
         assert g is not None
         shown[g] += 1
+    for g in C.GEISHA:
+        if shown[g] > C.FULL_DECK[g]:
+            raise NotationError(f"the hand holds {shown[g]} cards of {LETTERS[g]}; the round "
+                                f"has only {C.FULL_DECK[g]}", "COMP-2")
     for number, (column, token) in enumerate(tokens, 1):
         if number > TURNS_PER_ROUND:
             raise NotationError(f"a round has {TURNS_PER_ROUND} moves; this is move {number}",
@@ -472,8 +598,8 @@ def parse_view(text: str, viewer_starts: bool, hand: str | None = None) -> tuple
             if c is not None:
                 shown[c] += 1
                 if shown[c] > C.FULL_DECK[c]:
-                    raise illegal(f"the round has only {C.FULL_DECK[c]} cards of {LETTERS[c]}",
-                                  "COMP-2")
+                    raise illegal(f"the round has only {C.FULL_DECK[c]} cards of {LETTERS[c]}"
+                                  f" and the hand and the moves so far show {shown[c]}", "COMP-2")
         if move.pick is not None:
             decision = move.decision()
             if move.kind is ActionKind.GIFT and move.pick[0] not in decision.cards:
@@ -481,4 +607,19 @@ def parse_view(text: str, viewer_starts: bool, hand: str | None = None) -> tuple
             if isinstance(decision, Competition) and move.pick not in decision.pairs:
                 raise illegal("the pick is not one of the competition's sets", "ACT-COMP-2")
         moves.append(move)
+    if hand is not None:
+        received, played, size = _held(moves, viewer_starts)
+        if len(held) != size and (moves or held):
+            before = " (or none before the deal)" if not moves else ""
+            raise NotationError(
+                f"the hand holds {len(held)} card{'s' * (len(held) != 1)}, but after "
+                f"{len(moves)} move{'s' * (len(moves) != 1)} the viewer holds {size}{before}: "
+                f"6 dealt (DEAL-3), {received - 6} drawn, {played} played", "TURN-2")
+        if not moves and not held:
+            return ()  # before the deal: nothing to replay
+    final = _witness(moves, viewer_starts, None if hand is None else
+                     [g for g in held if g is not None])
+    if hand is not None and final.hands[0 if viewer_starts else 1] != C.counts(
+            [g for g in held if g is not None]):  # pragma: no cover - a bug of the witness
+        raise AssertionError(f"the round built for the view {text!r} holds another hand")
     return tuple(moves)

@@ -4,6 +4,7 @@ under the course's rules, the variant ``italian-three-rounds`` (VAR-IT-1)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS
@@ -11,8 +12,22 @@ from hanamikoji.oracle.core.notation import NotationExtension
 from hanamikoji.oracle.hanamikoji import buaa
 
 
+#: A line of moves in the notation's shape: an optional first player, then moves (a digit and
+#: letters, perhaps a pick) and round separators; what the rules say of it is not asked.
+_SHAPE = re.compile(r"\s*(\d\s*:)?(\s*([1-4][A-GX]+(-[A-G]*)?|\|))+\s*")
+
+
 class HanamikojiNotation(NotationExtension):
     names = ("buaa",)
+
+    def render(self, name: str, state: Any, player: int | None) -> list[str]:
+        return buaa.render_game(state, player)
+
+    def looks_like(self, name: str, line: str) -> bool:
+        return _SHAPE.fullmatch(line) is not None
+
+    def title(self, name: str) -> str:
+        return "the course's notation"
 
     def read(self, name: str, line: str) -> Any:
         return buaa.parse_game(line)

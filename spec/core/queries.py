@@ -216,7 +216,7 @@ class Query:
         "timeout" (only with ``budget_seconds``),
         and a disagreement between two computations, or between the model and the engine on a
         witness, gives status "error" (a bug to report)."""
-        from .solver import Deadline, Status, Undecided
+        from .solver import Deadline, Status, Undecided, fresh_context
 
         start = time.perf_counter()
         try:
@@ -227,7 +227,8 @@ class Query:
                           time.perf_counter() - start,
                           notes=(f"the query's functions cannot be loaded: {error}",))
         try:
-            found = compute(Deadline(budget_seconds))
+            with fresh_context():  # the same answer and witness, whatever was asked before
+                found = compute(Deadline(budget_seconds))
         except Undecided as undecided:
             status = undecided.status
             return Answer(self.name, self.question, self.method,

@@ -31,6 +31,7 @@ game.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import re
 import signal
@@ -51,7 +52,8 @@ from hanamikoji.engine.core.deferred import sigint_deferred
 #: tests that ask z3 (tests/test_where.py, tests/test_queries_either_way.py,
 #: tests/test_model_{reach,round}.py, tests/maiko/test_maiko_{reach,where,tokens,ending,
 #: either_way}.py; the largest, a Maiko ``--where`` example, used 24.2 million). A check's count
-#: varies with what the process asked z3 before (up to twice, seen), so the budget is about
+#: varied with what the process had asked z3 before (up to twice, seen) until each question got
+#: a context of its own (:func:`fresh_context`); the budget is about
 #: eight times the largest: a check the catalogue or the tests make answers well inside it, and
 #: one that exhausts it is far beyond them ("unknown"). How long that takes depends on the
 #: problem (z3 counts some work more finely than other), hence the user's wall-clock
@@ -189,6 +191,36 @@ _usage: list[int] | None = None
 # ``owner``, whose destructor then prints a traceback after the interrupt's one line.
 with sigint_deferred():
     z3.main_ctx()
+
+
+@contextlib.contextmanager
+def fresh_context() -> Iterator[z3.Context]:
+    """Within this block (or the function it decorates), z3's main context is a new one: every
+    formula built without an explicit context, and every solver, lives there.
+
+    Why: z3 numbers each term of a context as it is made, and its heuristics (which variable to
+    split on, which model to give) follow those numbers, so a check in a context that earlier
+    questions have filled can take another path (more resource units, another model) than the
+    same check in an empty one. A question asked in a context of its own answers the same, with
+    the same witness, whatever the process asked z3 before: in ``verify`` or alone, first or
+    last, in any test worker. The previous main context comes back afterwards; terms made
+    inside keep their own context alive, so a result that holds some stays usable (with terms of
+    that context only).
+
+    >>> with fresh_context() as inner:
+    ...     z3.Int("x").ctx is inner, z3.main_ctx() is inner
+    (True, True)
+    >>> z3.main_ctx() is inner
+    False
+    """
+    with sigint_deferred():  # whole, or not made at all (see the main context above)
+        context = z3.Context()
+    previous = z3.z3._main_ctx
+    z3.z3._main_ctx = context
+    try:
+        yield context
+    finally:
+        z3.z3._main_ctx = previous
 
 
 def _start_with_sigint_blocked(thread: threading.Thread) -> None:

@@ -36,6 +36,7 @@ import z3
 
 from hanamikoji.engine.hanamikoji.cards import CHARM, GEISHA
 from hanamikoji.engine.hanamikoji.rules import Reason
+from hanamikoji.spec.core.solver import fresh_context
 
 from .model import (
     GIFT_TAKEN_SIZE,
@@ -216,6 +217,7 @@ def _sum_atoms(r: RoundVars) -> tuple[z3.ArithRef, z3.ArithRef]:
 
 
 @functools.cache
+@fresh_context()
 def round_relation() -> RoundRelation:
     """The certified round relation (module docstring), computed once per process. Each check
     has the default timeout; raises :class:`Undecided` if one is undecided, and
@@ -288,6 +290,7 @@ class Uncertified(Undecided):
 
 
 @functools.cache
+@fresh_context()
 def favour_patterns(relation: RoundRelation) -> tuple[tuple[int | None, ...], ...]:
     """SCORE-2, SCORE-3: every row R one round can produce (R[g] = 0 or 1 for the player with
     more items of geisha g, None for equal), by z3 enumeration over the certified relation."""
@@ -373,6 +376,7 @@ def _member(row: Row, rows: Sequence[Markers]) -> z3.BoolRef:
 
 
 @functools.cache
+@fresh_context()
 def reachability() -> Reachability:
     """Breadth-first search over marker rows, each layer's successors enumerated by z3.
 

@@ -27,7 +27,7 @@ from hanamikoji.engine.hanamikoji import ITALIAN_THREE_ROUNDS, STANDARD, Reason,
 from hanamikoji.engine.hanamikoji import charm as charm_of
 from hanamikoji.engine.hanamikoji import geisha_count
 from hanamikoji.engine.hanamikoji.cards import CHARM, GEISHA
-from hanamikoji.spec.core.solver import check_hypothesis
+from hanamikoji.spec.core.solver import check_hypothesis, fresh_context
 
 from . import derive
 from .derive import Markers, Sides, plan_for_sides, reachability, round_relation
@@ -281,6 +281,7 @@ def _favour(sides: Sides) -> Markers:
 
 
 @functools.cache
+@fresh_context()
 def _tie_sides() -> Sides:
     """The sides of a round in which every geisha ties (z3, full round model)."""
     problem, r = derive.round_problem()

@@ -39,7 +39,7 @@ from hanamikoji.engine.hanamikoji import geisha_count
 from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.spec.core.expr import ExprError, Term, check, evaluate, parse, translate
 from hanamikoji.spec.core.queries import ModelInconsistency, WhereAnswer, WitnessError
-from hanamikoji.spec.core.solver import Constraint, Deadline, Status, Undecided
+from hanamikoji.spec.core.solver import Constraint, Deadline, Status, Undecided, fresh_context
 
 from .derive import Markers, reachability
 from .model import NEUTRAL, NO_WINNER, REASON_CODE, decode_result, decode_row
@@ -71,6 +71,7 @@ def _within(timeout: float | None) -> str:
             else f"within its resource budget and {timeout:g} s")
 
 
+@fresh_context()
 def ask(expression: str, *, variant: str = "standard", timeout: float | None = None) -> WhereAnswer:
     """Whether a game of ``variant`` can end so that ``expression`` holds (see the module).
     :class:`ExprError` (with the column) for an expression that is not one of the language;

@@ -58,7 +58,8 @@ from hanamikoji.engine.maiko.components import (
 from hanamikoji.engine.maiko.game import COLUMNS, ROWS
 from hanamikoji.spec.core.expr import Node, Term, check, evaluate, parse, translate
 from hanamikoji.spec.core.queries import WhereAnswer
-from hanamikoji.spec.core.solver import Constraint, Deadline, Problem, Status, Undecided
+from hanamikoji.spec.core.solver import (Constraint, Deadline, Problem, Status, Undecided,
+                                         fresh_context)
 
 from .model import REASONS, Ending
 from .script import Script, ScriptError
@@ -105,6 +106,7 @@ def _within(timeout: float | None) -> str:
             else f"within its resource budget and {timeout:g} s")
 
 
+@fresh_context()
 def ask(expression: str, *, players: int | None = None, timeout: float | None = None,
         variant: str | None = None) -> WhereAnswer:
     """Whether a Maiko game (of ``players``, or of any count) can end so that ``expression``
@@ -393,6 +395,7 @@ def _found(players: int, state: State) -> dict[str, Any]:
 
 
 @functools.cache
+@fresh_context()
 def _gallery_states(players: int) -> tuple[State, ...]:
     """The final states of the catalogue's builders that end otherwise than by a full board (the
     static end of ``static-reachable``, the MK-END-4 end of ``no-face-down-end``), each replayed
