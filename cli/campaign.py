@@ -535,8 +535,8 @@ def scheduler_address(given: str | None) -> str | None:
 
 def backend_for(workers: int, scheduler: str | None = None, fresh: bool = False) -> Backend:
     """The backend a command's ``--workers`` and ``--scheduler`` ask for. ``fresh``: each
-    shard on a process of its own, one worker too (a shard whose output depends on what its
-    process ran before: Hypothesis keeps state between runs in one process)."""
+    shard on a process of its own, one worker too, for a shard whose output would depend on
+    what its process ran before (no command needs it: diff's shards no longer do)."""
     address = scheduler_address(scheduler)
     if address:
         return Dask(address)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import signal
+import sys
 
 import pytest
 
@@ -49,6 +51,28 @@ def test_the_scheduler_may_come_from_the_environment(cluster, tmp_path, monkeypa
     env = tmp_path / "env.jsonl"
     assert main(["simulate", "--games", "30", "--shard-size", "7", "--records", str(env)]) == 0
     assert env.read_bytes() == one.read_bytes()
+
+
+def test_a_diff_on_the_cluster_compares_the_games_of_one_worker(cluster, tmp_path, capsys):
+    """The adapters of a diff campaign on the cluster are sent the requests of ``--workers 1``
+    (a tap logs each adapter's traffic): the same games, decision by decision."""
+    tests = pathlib.Path(__file__).parent
+    if str(tests) not in sys.path:
+        sys.path.insert(0, str(tests))
+    from protocol_messages import exchanges
+
+    requests = []
+    for name, where in (("one", ["--workers", "1"]),
+                        ("dask", ["--scheduler", cluster.scheduler_address])):
+        folder = tmp_path / name
+        folder.mkdir()
+        code = main(["diff", "--json", "--timeout", "600", "--game", "maiko", "--players", "3",
+                     "--games", "6", "--shard-size", "2", "--seed", "3", *where, "--",
+                     sys.executable, str(tests / "protocol_tap.py"), str(folder), "--",
+                     sys.executable, "-m", "hanamikoji.oracle.core.adapter"])
+        assert code == 0 and json.loads(capsys.readouterr().out)["status"] == "agree"
+        requests.append(sorted(request for _, request, _ in exchanges(folder)))
+    assert len(requests[0]) > 50 and requests[1] == requests[0]
 
 
 def test_a_worker_killed_mid_campaign_loses_no_shard(cluster):

@@ -38,6 +38,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 import attrs
@@ -1100,6 +1101,57 @@ def _brief(value: Any) -> str:
 # --- Hypothesis: games ----------------------------------------------------------------------
 
 
+_draws_lock = threading.Lock()
+_draws_depth = 0
+_draws_saved: Any = None
+
+
+@contextmanager
+def seed_only_draws() -> Iterator[None]:
+    """While it holds, Hypothesis draws games from the seed alone, whatever this process did
+    before. Hypothesis (6.170 here) now and then draws an integer from a pool of constants
+    read in the source of every module the process has imported from outside the standard
+    library and site-packages (``providers._get_local_constants``): a pool that grows as
+    modules are imported, and differs between a clone and an installed wheel. A decision's
+    index or a chance seed then depended on what the process had imported: a diff shard run
+    after another, or in a test's process, drew other games for the same seed. The pool is
+    empty while a diff runs (the constants built into Hypothesis stay). Nests, and holds
+    across threads (a Dask worker runs shards in threads of one process); a Hypothesis
+    without the pool is left as it is."""
+    global _draws_depth, _draws_saved
+    providers: Any
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # no pool in this version of Hypothesis
+        providers = None
+    if providers is None or not hasattr(providers, "_get_local_constants"):
+        yield
+        return
+
+    def cleared() -> None:  # cached draws of constants still hold the pool's
+        cache = getattr(providers, "CONSTANTS_CACHE", None)
+        if cache is not None and hasattr(cache, "cache"):
+            cache.cache.clear()
+
+    empty = Constants()
+    with _draws_lock:
+        if _draws_depth == 0:
+            _draws_saved = providers._get_local_constants
+            providers._get_local_constants = lambda: empty
+            cleared()
+        _draws_depth += 1
+    try:
+        yield
+    finally:
+        with _draws_lock:
+            _draws_depth -= 1
+            if _draws_depth == 0:
+                providers._get_local_constants = _draws_saved
+                _draws_saved = None
+                cleared()
+
+
 def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
          plan: Callable[[Any], Any] | None = None) -> None:
     """One game, drawn by Hypothesis from ``data``, compared at every step: the options among
@@ -1356,7 +1408,8 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
 
     hung = False
     try:
-        one_game()
+        with seed_only_draws():
+            one_game()
     except DivergenceFound as found:
         divergence = found.divergence
     except _Stop as stop:

@@ -3,11 +3,14 @@ compared on a worker against an adapter process of its own.
 
 Shard ``games-F-L`` plays ``L - F + 1`` games with Hypothesis seeded by the run's seed and ``F``
 (the first shard by the seed itself), and only the first shard checks the engine's seeded chance
-outcomes. The shards are merged in order: the divergence reported is that of the first shard
-that found one (shrunk there), and its game is counted from the first game of the run, so the
-verdict is the same for any number of workers and any order the shards finish in. The games are
-a different draw from ``diff`` without campaign options (one Hypothesis run of ``--games``);
-``--workers 1`` (or ``--shard-size``) gives the sharded draw in this process.
+outcomes. Its games depend on those, the engine's answers and the options alone, never on what
+its worker process ran before (:func:`hanamikoji.oracle.core.diff.seed_only_draws`): the games
+compared are the same for any number of workers, on any backend. The shards are merged in order:
+the divergence reported is that of the first shard that found one (shrunk there), and its game
+is counted from the first game of the run, so the verdict is the same for any number of workers
+and any order the shards finish in. The games are a different draw from ``diff`` without
+campaign options (one Hypothesis run of ``--games``); ``--workers 1`` (or ``--shard-size``)
+gives the sharded draw in this process.
 """
 
 from __future__ import annotations
@@ -112,9 +115,6 @@ def run(args: argparse.Namespace) -> int:
                                     "timeout": args.timeout, "shrink": args.shrink,
                                     "shard_size": size})
     start = time.perf_counter()
-    # Not yet in a fresh process per shard (Python 3.11's max_tasks_per_child can leave the pool
-    # short of workers): Hypothesis keeps state between the runs of one process, so a shard
-    # run after another may draw other games than the same shard run alone.
     backend = backend_for(args.workers or 1, scheduler_address(args.scheduler))
     games = starts = shrink_games = cut_short = 0
     view_keys: tuple[str, ...] | None = None
