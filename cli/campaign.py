@@ -360,9 +360,8 @@ class Local:
     #: How many times the workers are started again after one ended mid-campaign.
     RESTARTS = 3
 
-    def __init__(self, workers: int, fresh: bool = False) -> None:
+    def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.fresh = fresh
         self.context: Any = None
         self.executor: Any = None
         self.restarts = 0
@@ -382,8 +381,7 @@ class Local:
         self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
                                             initializer=ignore_interrupts,
                                             initargs=(self.started, dict(os.environ),
-                                                      list(sys.path), self.groups),
-                                            max_tasks_per_child=1 if self.fresh else None)
+                                                      list(sys.path), self.groups))
 
     def submit(self, shard: Shard) -> Pending:
         if self.executor is None:  # started with the first shard, which names the task
@@ -533,15 +531,11 @@ def scheduler_address(given: str | None) -> str | None:
     return given or os.environ.get(SCHEDULER_VARIABLE) or None
 
 
-def backend_for(workers: int, scheduler: str | None = None, fresh: bool = False) -> Backend:
-    """The backend a command's ``--workers`` and ``--scheduler`` ask for. ``fresh``: each
-    shard on a process of its own, one worker too, for a shard whose output would depend on
-    what its process ran before (no command needs it: diff's shards no longer do)."""
+def backend_for(workers: int, scheduler: str | None = None) -> Backend:
+    """The backend a command's ``--workers`` and ``--scheduler`` ask for."""
     address = scheduler_address(scheduler)
     if address:
         return Dask(address)
-    if fresh:
-        return Local(max(1, workers), fresh=True)
     return Serial() if workers <= 1 else Local(workers)
 
 
