@@ -316,6 +316,8 @@ def _show(value: Any) -> str:
 
 
 def _keys(obj: Any, path: str, keys: set[str]) -> None:
+    if isinstance(obj, dict) and obj.keys() == keys:
+        return  # the messages below are written only for an object that fails
     _expect(isinstance(obj, dict), path, f"expected an object, got {_show(obj)}")
     missing = sorted(keys - obj.keys())
     _expect(not missing, path, f'missing key "{missing[0]}"' if missing else "")
@@ -325,12 +327,17 @@ def _keys(obj: Any, path: str, keys: set[str]) -> None:
 
 
 def _geisha(value: Any, path: str) -> int:
+    if type(value) is int and 0 <= value < C.NUM_GEISHA:
+        return value
     _expect(type(value) is int and 0 <= value < C.NUM_GEISHA, path,
             f"expected a geisha number from 0 to {C.NUM_GEISHA - 1}, got {_show(value)}")
     return value
 
 
 def _card_list(value: Any, path: str, n: int) -> list[int]:
+    if isinstance(value, list) and len(value) == n and \
+            all(type(v) is int and 0 <= v < C.NUM_GEISHA for v in value):
+        return list(value)  # the messages below are written only for a list that fails
     _expect(isinstance(value, list) and len(value) == n, path,
             f"expected a list of {n} geisha numbers, got {_show(value)}")
     return [_geisha(v, f"{path}[{i}]") for i, v in enumerate(value)]
@@ -342,8 +349,8 @@ def parse_deal(obj: Any, path: str = "$") -> Deal:
     _keys(obj, path, {"removed", "hands", "draws"})
     removed = _geisha(obj["removed"], f"{path}.removed")
     hands = obj["hands"]
-    _expect(isinstance(hands, list) and len(hands) == 2, f"{path}.hands",
-            f"expected two hands, got {_show(hands)}")
+    if not (isinstance(hands, list) and len(hands) == 2):
+        raise MalformedJSONError(f"{path}.hands", f"expected two hands, got {_show(hands)}")
     parsed = [_card_list(h, f"{path}.hands[{i}]", 6) for i, h in enumerate(hands)]
     draws = _card_list(obj["draws"], f"{path}.draws", 8)
     return Deal(removed, parsed, draws)
@@ -355,7 +362,8 @@ _ACTIONS: dict[str, tuple[type[Secret | TradeOff | Gift], int]] = {
 
 def parse_decision(obj: Any, path: str = "$") -> Decision:
     """Any decision from its JSON form (see the module docstring)."""
-    _expect(isinstance(obj, dict), path, f"expected a decision object, got {_show(obj)}")
+    if not isinstance(obj, dict):
+        raise MalformedJSONError(path, f"expected a decision object, got {_show(obj)}")
     if "deal" in obj:
         _keys(obj, path, {"deal"})
         return parse_deal(obj["deal"], f"{path}.deal")
@@ -364,11 +372,13 @@ def parse_decision(obj: Any, path: str = "$") -> Decision:
         if action == "competition":
             _keys(obj, path, {"action", "sets"})
             sets = obj["sets"]
-            _expect(isinstance(sets, list) and len(sets) == 2, f"{path}.sets",
-                    f"expected two sets of 2 cards, got {_show(sets)}")
+            if not (isinstance(sets, list) and len(sets) == 2):
+                raise MalformedJSONError(f"{path}.sets",
+                                         f"expected two sets of 2 cards, got {_show(sets)}")
             return Competition([_card_list(s, f"{path}.sets[{i}]", 2) for i, s in enumerate(sets)])
-        _expect(isinstance(action, str) and action in _ACTIONS, f"{path}.action",
-                "expected one of secret, trade-off, gift, competition, got " + _show(action))
+        if not (isinstance(action, str) and action in _ACTIONS):
+            raise MalformedJSONError(f"{path}.action", "expected one of secret, trade-off, "
+                                     "gift, competition, got " + _show(action))
         _keys(obj, path, {"action", "cards"})
         cls, n = _ACTIONS[action]
         cards = _card_list(obj["cards"], f"{path}.cards", n)
@@ -378,8 +388,9 @@ def parse_decision(obj: Any, path: str = "$") -> Decision:
         response = obj["response"]
         if response == "gift":
             return GiftPick(_geisha(obj["pick"], f"{path}.pick"))
-        _expect(response == "competition", f"{path}.response",
-                f"expected gift or competition, got {_show(response)}")
+        if response != "competition":
+            raise MalformedJSONError(f"{path}.response",
+                                     f"expected gift or competition, got {_show(response)}")
         return CompetitionPick(_card_list(obj["pick"], f"{path}.pick", 2))
     raise MalformedJSONError(path, 'expected a decision: an object with "deal", "action" or '
                                    f'"response", got {_show(obj)}')

@@ -53,6 +53,7 @@ from hanamikoji.oracle.core.protocol import (
     batch_request,
     chance_request,
     dumps,
+    legal_actions_text,
     new_game_request,
     player_json,
     random_chance_request,
@@ -930,8 +931,7 @@ class DiffGame:
             return None
         game = self.game
         return [dumps({"current_player": player_json(game.current_player(state))}),
-                dumps({"legal_actions": [game.decision_to_json(d)
-                                         for d in game.legal_actions(state)]}),
+                legal_actions_text(game, game.legal_actions(state)),
                 *(f'{{"view":{view_text(game, game.observe(state, p))}}}'
                   for p in game.players(state)),
                 dumps({"result": game.record_result_json(state)})]
