@@ -1159,6 +1159,24 @@ def _brief(value: Any) -> str:
 # --- Hypothesis: games ----------------------------------------------------------------------
 
 
+def drawing(data: Any) -> Callable[..., Any]:
+    """``data.draw`` (Hypothesis's ``st.data()``) for the draws of a game, taking the same
+    ``(strategy, label=...)``: the same choices, so the same games, the same shrinking. The
+    public draw wraps each draw in what a game of diff never uses (a note of the value for a
+    failing test's report, a span for the explain phase, a check that the strategy left the
+    global random alone, two copies of its state per draw), which cost about as much as the
+    draw itself over a game's hundreds of draws; so the draw of the data's own
+    ``ConjectureData`` is called where there is one (else ``data.draw`` itself)."""
+    inner = getattr(getattr(data, "conjecture_data", None), "draw", None)
+    if inner is None:
+        return data.draw
+
+    def draw(strategy: Any, label: Any = None) -> Any:
+        return inner(strategy)
+
+    return draw
+
+
 def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
          plan: Callable[[Any], Any] | None = None) -> None:
     """One game, drawn by Hypothesis from ``data``, compared at every step: the options among
@@ -1175,9 +1193,10 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
     from hypothesis import strategies as st
 
     engine.ensure_started()
-    config = data.draw(st.sampled_from(list(configs)), label="options")
-    first = data.draw(st.integers(0, game.num_players(config) - 1), label="first_player")
-    planned = plan is not None and data.draw(st.integers(0, 1), label="planned game") == 0
+    draw = drawing(data)
+    config = draw(st.sampled_from(list(configs)), label="options")
+    first = draw(st.integers(0, game.num_players(config) - 1), label="first_player")
+    planned = plan is not None and draw(st.integers(0, 1), label="planned game") == 0
     match = DiffGame(engine, game, config, first)
     state = match.start()
     # Decisions legal somewhere earlier in this game, each once: the probes. The first and the
@@ -1191,12 +1210,12 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
         if game.is_terminal(state):
             return
         if game.current_player(state) == CHANCE:
-            seed = data.draw(st.integers(0, 2 ** 32 - 1), label="chance seed")
+            seed = draw(st.integers(0, 2 ** 32 - 1), label="chance seed")
             state = match.send(state, game.sample_chance(state, random.Random(seed)))
             continue
         legal = game.legal_actions(state)
-        if seen and data.draw(st.integers(0, 3), label="probe") == 0:
-            match.probe(state, seen[data.draw(st.integers(0, len(seen) - 1),
+        if seen and draw(st.integers(0, 3), label="probe") == 0:
+            match.probe(state, seen[draw(st.integers(0, len(seen) - 1),
                                               label="forbidden decision")])
         for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
             key = decision  # its own key when it can be one, else its JSON text
@@ -1209,14 +1228,14 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
                 known.add(key)
                 seen.append(decision)
         decision = None
-        if planned and data.draw(st.integers(0, 3), label="follow the plan") < 3:
+        if planned and draw(st.integers(0, 3), label="follow the plan") < 3:
             decision = plan(state)  # type: ignore[misc]
             if decision not in legal:
                 decision = None
         if decision is None:
             # An index, not sampled_from(legal): the same uniform choice, shrinking towards
             # the first decision, without hashing the whole list at every step of a long game.
-            decision = legal[data.draw(st.integers(0, len(legal) - 1), label="decision")]
+            decision = legal[draw(st.integers(0, len(legal) - 1), label="decision")]
         state = match.send(state, decision)
 
 
