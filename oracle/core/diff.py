@@ -1362,13 +1362,15 @@ def _check_seeded(game: Game, start: Any, engines: list[Engine], argv: Sequence[
 def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
                     variants: Sequence[Any] | None = None, timeout: float = 10.0,
                     shrink: int = 200, game: Game | None = None,
-                    progress: Progress | None = None, seeded_check: bool = True) -> Report:
+                    progress: Progress | None = None, seeded_check: bool = True,
+                    engine: Engine | None = None) -> Report:
     """Play up to ``games`` games of ``game`` (default: the registry's default) against the
     engine run by ``argv``, under the configurations ``variants`` (default: the game's own
     choice, :meth:`DiffExtension.configs`); the first divergence, shrunk towards a shortest game
     with at most ``shrink`` more games, or None. ``progress`` is told as each game ends.
     ``seeded_check``: first check that the engine's seeded chance depends on the seed alone
-    (a campaign checks it in its first shard only)."""
+    (a campaign checks it in its first shard only). ``engine``: the engine of ``argv``,
+    already launched (:meth:`Engine.launch`), which the run then owns and stops."""
     from hanamikoji.engine.core.registry import get
 
     game = get() if game is None else game
@@ -1378,7 +1380,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     from hypothesis import strategies as st
     from hypothesis.errors import Flaky, StopTest
 
-    engine = Engine(argv, timeout)
+    engine = Engine(argv, timeout) if engine is None else engine
     engine.ensure_started()  # CannotStart: reported before any game
     start = time.perf_counter()
     try:
@@ -1767,7 +1769,10 @@ def run(args: argparse.Namespace) -> int:
     leaks = getattr(args, "leaks", False)
     bar = progress_bar("pairs" if leaks else "games", counted=("decisions",))
     show = None if bar is None else _shown_on(bar)
+    engine = None if leaks else Engine(argv, args.timeout)
     try:
+        if engine is not None:  # the adapter starts while Hypothesis is imported
+            engine.launch()
         if leaks:
             report: Any = check_leaks(argv, game=game, configs=configs, pairs=args.games,
                                       seed=args.seed, timeout=args.timeout, progress=show)
@@ -1775,10 +1780,13 @@ def run(args: argparse.Namespace) -> int:
             with no_hypothesis_litter():
                 report = compare_engines(argv, games=args.games, seed=args.seed,
                                          variants=configs, timeout=args.timeout,
-                                         shrink=args.shrink, game=game, progress=show)
+                                         shrink=args.shrink, game=game, progress=show,
+                                         engine=engine)
     except CannotStart as error:
         raise UsageError(str(error)) from None
     finally:  # Ctrl-C too: the bar is gone before the command says "interrupted"
+        if engine is not None:
+            engine.stop()  # ended already, unless the run never began
         if bar is not None:
             bar.stop()
     interrupt.check()  # a Ctrl-C swallowed on the way (by Hypothesis or a callback): no verdict
