@@ -1306,7 +1306,7 @@ def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *
             if not isinstance(answer, dict) or "outcome" not in answer:
                 raise ValueError('expected {"outcome": ...}')
             return answer["outcome"]
-    engines = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
+    engines = seeded_engines(argv, timeout)
     try:
         found = _check_seeded(game, start, engines, argv, request_for, outcome_of, path, noun,
                               short)
@@ -1319,6 +1319,34 @@ def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *
     if extra:
         return Divergence(None, None, (), extra[0].request, None, None, extra[0].message)
     return found
+
+
+#: The engines of the seeded-chance check that :func:`seeded_engines` launched ahead, by their
+#: command and timeout, until the check takes them.
+_AHEAD: dict[tuple[tuple[str, ...], float], list[Engine]] = {}
+
+
+def seeded_engines(argv: Sequence[str], timeout: float, ahead: bool = False) -> list[Engine]:
+    """The two engines of the seeded-chance check (``PYTHONHASHSEED`` 1 and 2): those launched
+    ahead for ``argv`` if any, else two new ones. ``ahead``: launch two now, for the check to
+    take (``diff`` starts them while Hypothesis is imported); :func:`end_ahead` ends those the
+    check did not take."""
+    key = (tuple(argv), timeout)
+    if not ahead:
+        return _AHEAD.pop(key, None) or [
+            Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
+    end_ahead(argv, timeout)
+    engines = _AHEAD[key] = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)})
+                             for n in (1, 2)]
+    for engine in engines:
+        engine.launch()
+    return engines
+
+
+def end_ahead(argv: Sequence[str], timeout: float) -> None:
+    """End the engines :func:`seeded_engines` launched ahead for ``argv`` that no check took."""
+    for engine in _AHEAD.pop((tuple(argv), timeout), ()):
+        engine.stop()
 
 
 def _check_seeded(game: Game, start: Any, engines: list[Engine], argv: Sequence[str],
@@ -1771,8 +1799,10 @@ def run(args: argparse.Namespace) -> int:
     show = None if bar is None else _shown_on(bar)
     engine = None if leaks else Engine(argv, args.timeout)
     try:
-        if engine is not None:  # the adapter starts while Hypothesis is imported
+        if engine is not None:  # the adapters start while Hypothesis is imported
             engine.launch()
+            if _starts_with_chance(game, configs):
+                seeded_engines(argv, args.timeout, ahead=True)
         if leaks:
             report: Any = check_leaks(argv, game=game, configs=configs, pairs=args.games,
                                       seed=args.seed, timeout=args.timeout, progress=show)
@@ -1787,6 +1817,7 @@ def run(args: argparse.Namespace) -> int:
     finally:  # Ctrl-C too: the bar is gone before the command says "interrupted"
         if engine is not None:
             engine.stop()  # ended already, unless the run never began
+            end_ahead(argv, args.timeout)  # likewise
         if bar is not None:
             bar.stop()
     interrupt.check()  # a Ctrl-C swallowed on the way (by Hypothesis or a callback): no verdict
@@ -1801,6 +1832,16 @@ def run(args: argparse.Namespace) -> int:
 
         save_divergence(args.save, found, game, argv)
     return EXIT_OK if found is None else EXIT_FAILED
+
+
+def _starts_with_chance(game: Game, configs: Sequence[Any]) -> bool:
+    """Whether a game of ``configs`` starts with a chance node: the seeded-chance check of
+    :func:`check_seeded` then starts two more engines."""
+    try:
+        return any(game.current_player(game.new_game(config, 0)) == CHANCE
+                   for config in configs[:1])
+    except Exception:  # whatever it is, the check itself meets it in its turn
+        return False
 
 
 def _shown_on(bar: Any) -> Progress:
