@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from hanamikoji.cli import campaign
 from hanamikoji.cli.main import main
 from hanamikoji.oracle.core import validate_campaign as VC
 
@@ -62,7 +63,8 @@ def test_workers_give_the_output_of_one_process(files, capsys, size, as_json):
 def test_a_shuffled_finish_gives_the_output_of_one_process(files, capsys, monkeypatch):
     alone = _run(["--json", *files], capsys)
     backend = Shuffled(seed=3)
-    monkeypatch.setattr(VC, "backend_for", lambda workers, scheduler: backend)
+    # run_campaign imports the campaign machinery when it runs (validate alone starts without it)
+    monkeypatch.setattr(campaign, "backend_for", lambda workers, scheduler: backend)
     assert _run(["--json", "--resume", str(files[0]) + ".run", "--shard-size", "2", *files],
                 capsys) == alone
     assert backend.order != sorted(backend.order)

@@ -120,11 +120,14 @@ def test_workers_give_the_same_games_as_one_process(tmp_path):
 def test_validate_imports_only_what_judging_a_record_needs(tmp_path):
     """A bot arena validates each game as it ends, so the command's start is most of the time:
     validating a record imports neither the random source, nor the package's data files, nor the
-    engine's board display and resampler, nor the other game."""
+    engine's board display and resampler, nor the other game, nor the campaign machinery
+    (``hashlib``, the backends, the shards), which only ``--workers``, ``--resume`` and
+    ``--scheduler`` need."""
     record = tmp_path / "one.jsonl"
     assert run("simulate", "--games", "1", "--records", str(record)).returncode == 0
     unused = ("random", "importlib.resources", "hanamikoji.engine.hanamikoji.display",
-              "hanamikoji.engine.hanamikoji.resample", "hanamikoji.engine.maiko")
+              "hanamikoji.engine.hanamikoji.resample", "hanamikoji.engine.maiko", "hashlib",
+              "hanamikoji.cli.campaign", "hanamikoji.oracle.core.validate_campaign")
     code = ("import sys; from hanamikoji.cli.main import main; "
             f"code = main(['validate', {str(record)!r}]); "
             f"print(code, [m for m in {unused!r} if m in sys.modules])")

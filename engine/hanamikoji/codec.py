@@ -48,7 +48,7 @@ from hanamikoji.engine.hanamikoji.actions import (
     Secret,
     TradeOff,
 )
-from hanamikoji.engine.hanamikoji.game import Phase
+from hanamikoji.engine.hanamikoji.game import Phase, View
 from hanamikoji.engine.hanamikoji.rules import Reason, Result
 
 
@@ -188,6 +188,117 @@ def view_json(view: Any) -> dict[str, Any]:
     return out
 
 
+def view_text(view: Any) -> str:
+    """``dumps(view_json(view))``, byte for byte, built from the texts of its parts.
+
+    The oracle renders every player's view at every step, in the harness and in the reference
+    adapter alike. A view's parts repeat from step to step and game to game (a hand, a marker
+    row, a turn of the log), so the text of each part is kept, by its value, the first time it
+    is written by :func:`view_json`'s own code; a view is then its keys, in sorted order, and
+    those texts. Anything but the engine's own :class:`View` (a subclass, with fields of its
+    own) is written by :func:`view_json`. ``tests/properties/test_fast_engines.py`` checks the
+    two texts are the same on drawn games."""
+    if type(view) is not View:
+        return dumps(view_json(view))
+    numbers = (view.deck_size, view.first_player, view.opponent_hand_size,
+               view.opponent_secret_size, view.opponent_trade_off_size, view.player,
+               view.round, view.turn)
+    if not all(type(n) is int for n in numbers):  # bools and others: JSON's own text
+        return dumps(view_json(view))
+    cards = _CARDS
+    hand, secret, trade_off, sides, log = (view.hand, view.secret, view.trade_off, view.sides,
+                                           view.log)
+    return (
+        f'{{"current_player":{_part(_PLAYERS, view.current_player, player_json)}'
+        f',"deck_size":{view.deck_size},"first_player":{view.first_player}'
+        f',"hand":{cards.get(hand) or _cards_text(hand)}'
+        f',"log":[{",".join([_part(_LOG, e, _log_entry) for e in log]) if log else ""}]'
+        f',"markers":{_markers_text(view.markers)}'
+        f',"opponent_hand_size":{view.opponent_hand_size}'
+        f',"opponent_secret_size":{view.opponent_secret_size}'
+        f',"opponent_trade_off_size":{view.opponent_trade_off_size}'
+        f',"pending":{_part(_PENDING, view.pending, _pending_json)}'
+        f',"phase":{_part(_PHASES, view.phase, _phase_json)}'
+        f',"player":{view.player}'
+        f',"result":{_part(_RESULTS, view.result, result_json)}'
+        f',"round":{view.round}'
+        f',"scores":[{",".join([_part(_SCORES, s, _score_json) for s in view.scores])}]'
+        f',"secret":{cards.get(secret) or _cards_text(secret)}'
+        f',"sides":[{cards.get(sides[0]) or _cards_text(sides[0])}'
+        f',{cards.get(sides[1]) or _cards_text(sides[1])}]'
+        f',"trade_off":{cards.get(trade_off) or _cards_text(trade_off)}'
+        f',"turn":{view.turn}'
+        f',"used":{_part(_USED, view.used, _used_json)}'
+        f',"variant":{_part(_VARIANTS, view.rules.name, str)}}}')
+
+
+# The texts of a view's parts by value, each filled by view_json's own code for that part
+# (a part that is not hashable is written afresh). Each is emptied when it reaches _PARTS
+# values; a few hundred are met in practice.
+_PARTS = 4096
+_PLAYERS: dict[Any, str] = {}
+_CARDS: dict[Any, str] = {}
+_LOG: dict[Any, str] = {}
+_MARKERS: dict[Any, str] = {}
+_PENDING: dict[Any, str] = {}
+_PHASES: dict[Any, str] = {}
+_RESULTS: dict[Any, str] = {}
+_SCORES: dict[Any, str] = {}
+_USED: dict[Any, str] = {}
+_VARIANTS: dict[Any, str] = {}
+
+
+def _cards_text(multiset: Any) -> str:
+    # Keyed by value alone: a multiset's text depends on its counts' values (True counts 1).
+    try:
+        return _CARDS[multiset]
+    except KeyError:
+        if len(_CARDS) >= _PARTS:
+            _CARDS.clear()
+        text = _CARDS[multiset] = dumps(cards_json(multiset))
+        return text
+    except TypeError:  # not hashable
+        return dumps(cards_json(multiset))
+
+
+def _part(texts: dict[Any, str], value: Any, to_json: Any) -> str:
+    # Keyed by type and value: 1 and True are equal keys but not the same JSON.
+    try:
+        key = (type(value), value)
+        text = texts.get(key)
+    except TypeError:  # not hashable
+        return dumps(to_json(value))
+    if text is None:
+        if len(texts) >= _PARTS:
+            texts.clear()
+        text = texts[key] = dumps(to_json(value))
+    return text
+
+
+def _markers_text(markers: Any) -> str:
+    # A marker row is the same key as a row of bools (1 == True): those are written afresh.
+    if type(markers) is tuple and not any(m is True or m is False for m in markers):
+        return _part(_MARKERS, markers, list)
+    return dumps(list(markers))
+
+
+def _pending_json(pending: Any) -> Any:
+    return None if pending is None else decision_json(pending)
+
+
+def _phase_json(phase: Any) -> Any:
+    return Phase(phase).value
+
+
+def _score_json(s: Any) -> Any:
+    return {"round": s.round, "sides": [cards_json(s.sides[0]), cards_json(s.sides[1])],
+            "markers": list(s.markers)}
+
+
+def _used_json(used: Any) -> Any:
+    return [[k.value for k in ALL_KINDS if k in used[p]] for p in (0, 1)]
+
+
 # --- reading -------------------------------------------------------------------------------
 
 
@@ -205,6 +316,8 @@ def _show(value: Any) -> str:
 
 
 def _keys(obj: Any, path: str, keys: set[str]) -> None:
+    if isinstance(obj, dict) and obj.keys() == keys:
+        return  # the messages below are written only for an object that fails
     _expect(isinstance(obj, dict), path, f"expected an object, got {_show(obj)}")
     missing = sorted(keys - obj.keys())
     _expect(not missing, path, f'missing key "{missing[0]}"' if missing else "")
@@ -214,12 +327,17 @@ def _keys(obj: Any, path: str, keys: set[str]) -> None:
 
 
 def _geisha(value: Any, path: str) -> int:
+    if type(value) is int and 0 <= value < C.NUM_GEISHA:
+        return value
     _expect(type(value) is int and 0 <= value < C.NUM_GEISHA, path,
             f"expected a geisha number from 0 to {C.NUM_GEISHA - 1}, got {_show(value)}")
     return value
 
 
 def _card_list(value: Any, path: str, n: int) -> list[int]:
+    if isinstance(value, list) and len(value) == n and \
+            all(type(v) is int and 0 <= v < C.NUM_GEISHA for v in value):
+        return list(value)  # the messages below are written only for a list that fails
     _expect(isinstance(value, list) and len(value) == n, path,
             f"expected a list of {n} geisha numbers, got {_show(value)}")
     return [_geisha(v, f"{path}[{i}]") for i, v in enumerate(value)]
@@ -231,8 +349,8 @@ def parse_deal(obj: Any, path: str = "$") -> Deal:
     _keys(obj, path, {"removed", "hands", "draws"})
     removed = _geisha(obj["removed"], f"{path}.removed")
     hands = obj["hands"]
-    _expect(isinstance(hands, list) and len(hands) == 2, f"{path}.hands",
-            f"expected two hands, got {_show(hands)}")
+    if not (isinstance(hands, list) and len(hands) == 2):
+        raise MalformedJSONError(f"{path}.hands", f"expected two hands, got {_show(hands)}")
     parsed = [_card_list(h, f"{path}.hands[{i}]", 6) for i, h in enumerate(hands)]
     draws = _card_list(obj["draws"], f"{path}.draws", 8)
     return Deal(removed, parsed, draws)
@@ -244,7 +362,8 @@ _ACTIONS: dict[str, tuple[type[Secret | TradeOff | Gift], int]] = {
 
 def parse_decision(obj: Any, path: str = "$") -> Decision:
     """Any decision from its JSON form (see the module docstring)."""
-    _expect(isinstance(obj, dict), path, f"expected a decision object, got {_show(obj)}")
+    if not isinstance(obj, dict):
+        raise MalformedJSONError(path, f"expected a decision object, got {_show(obj)}")
     if "deal" in obj:
         _keys(obj, path, {"deal"})
         return parse_deal(obj["deal"], f"{path}.deal")
@@ -253,11 +372,13 @@ def parse_decision(obj: Any, path: str = "$") -> Decision:
         if action == "competition":
             _keys(obj, path, {"action", "sets"})
             sets = obj["sets"]
-            _expect(isinstance(sets, list) and len(sets) == 2, f"{path}.sets",
-                    f"expected two sets of 2 cards, got {_show(sets)}")
+            if not (isinstance(sets, list) and len(sets) == 2):
+                raise MalformedJSONError(f"{path}.sets",
+                                         f"expected two sets of 2 cards, got {_show(sets)}")
             return Competition([_card_list(s, f"{path}.sets[{i}]", 2) for i, s in enumerate(sets)])
-        _expect(isinstance(action, str) and action in _ACTIONS, f"{path}.action",
-                "expected one of secret, trade-off, gift, competition, got " + _show(action))
+        if not (isinstance(action, str) and action in _ACTIONS):
+            raise MalformedJSONError(f"{path}.action", "expected one of secret, trade-off, "
+                                     "gift, competition, got " + _show(action))
         _keys(obj, path, {"action", "cards"})
         cls, n = _ACTIONS[action]
         cards = _card_list(obj["cards"], f"{path}.cards", n)
@@ -267,8 +388,9 @@ def parse_decision(obj: Any, path: str = "$") -> Decision:
         response = obj["response"]
         if response == "gift":
             return GiftPick(_geisha(obj["pick"], f"{path}.pick"))
-        _expect(response == "competition", f"{path}.response",
-                f"expected gift or competition, got {_show(response)}")
+        if response != "competition":
+            raise MalformedJSONError(f"{path}.response",
+                                     f"expected gift or competition, got {_show(response)}")
         return CompetitionPick(_card_list(obj["pick"], f"{path}.pick", 2))
     raise MalformedJSONError(path, 'expected a decision: an object with "deal", "action" or '
                                    f'"response", got {_show(obj)}')

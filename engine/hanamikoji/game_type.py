@@ -20,7 +20,8 @@ from hanamikoji.engine.core.game import Game, Option, Outcome
 
 from . import cards as C
 from . import game as G
-from .codec import decision_json, decision_text, parse_decision, result_json, view_json
+from .codec import (decision_json, decision_text, parse_decision, result_json, view_json,
+                    view_text)
 from .record import FORMAT, read_record, to_record
 from .rules import PRESETS, STANDARD, Rules
 
@@ -125,6 +126,11 @@ class Hanamikoji(Game):
 
     def view_to_json(self, view: G.View) -> Any:
         return view_json(view)
+
+    def view_text(self, view: G.View) -> str:
+        """:meth:`Game.view_text`, byte for byte, from the texts of the view's parts
+        (:func:`.codec.view_text`): the oracle renders every view at every step."""
+        return view_text(view)
 
     def record_result_json(self, state: G.State) -> Any:
         return result_json(state.result)

@@ -50,7 +50,8 @@ from typing import Any, Iterable, Mapping, Sequence, TextIO
 
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import Game
-from hanamikoji.oracle.core.protocol import BATCH_PROTOCOL, GENERAL_PROTOCOL, dumps, player_json
+from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, GENERAL_PROTOCOL, dumps,
+                                              legal_actions_text, player_json)
 from hanamikoji.engine.core.registry import DEFAULT, get, load
 
 
@@ -232,12 +233,19 @@ class Adapter(ProtocolAdapter):
 
     def request_text(self, request: Any, line: str | None = None) -> str:
         """:meth:`ProtocolAdapter.request_text`; a view comes from the game's own
-        :meth:`~Game.view_text` when it has one, the same text built faster."""
-        fast = self.game.view_text if type(self.game).view_text is not Game.view_text else None
-        if fast is not None and isinstance(request, dict) and request.get("op") == "observe":
+        :meth:`~Game.view_text` when it has one, and the legal decisions from
+        :func:`.protocol.legal_actions_text`: the same texts, built faster."""
+        op = request.get("op") if isinstance(request, dict) else None
+        if op == "observe" and type(self.game).view_text is not Game.view_text:
             try:
-                return '{"view":' + fast(self._view(request)) + "}"
+                return '{"view":' + self.game.view_text(self._view(request)) + "}"
             except Exception:  # whatever it was, answer_request() says it as the protocol says
+                pass
+        elif op == "legal_actions" and self.state is not None and \
+                type(self).legal_actions is Adapter.legal_actions:  # not a subclass's own
+            try:
+                return legal_actions_text(self.game, self.game.legal_actions(self.state))
+            except Exception:  # as above
                 pass
         return super().request_text(request, line)
 

@@ -54,6 +54,7 @@ from hanamikoji.oracle.core.protocol import (
     batch_request,
     chance_request,
     dumps,
+    legal_actions_text,
     new_game_request,
     player_json,
     random_chance_request,
@@ -260,10 +261,27 @@ class Engine:
         self.view_keys: tuple[str, ...] | None = None
         #: Decisions and chance outcomes sent (probes included), over the run: the progress.
         self.decisions = 0
+        #: The keeper's status pipe of a process :meth:`launch` started and nobody has
+        #: waited for yet (-1: no keeper), else None.
+        self._launched: int | None = None
 
     def ensure_started(self) -> None:
+        if self._launched is not None:  # launch() started it: wait for the keeper's word
+            self._finish_start(self._launched)
+            return
         if self.process is not None and self.process.poll() is None:
             return
+        self._finish_start(self._launch())
+
+    def launch(self) -> None:
+        """Start the process without waiting for it (:meth:`ensure_started` then waits): two
+        engines launched one after the other start side by side."""
+        if self._launched is None and (self.process is None or self.process.poll() is not None):
+            self._launched = self._launch()
+
+    def _launch(self) -> int:
+        """Start the process (through the keeper where there is one); the keeper's status
+        pipe, to read, or -1 without a keeper."""
         self.stop()
         env = None if self.env is None else {**os.environ, **self.env}
         argv = self.argv
@@ -283,9 +301,18 @@ class Engine:
                 os.close(status[1])
             raise CannotStart(f"cannot start {self.argv[0]!r}: "
                               f"{error.strerror or error}") from None
-        if status is not None:
-            os.close(status[1])
-            with os.fdopen(status[0], "rb") as said:
+        if status is None:
+            return -1
+        os.close(status[1])
+        return status[0]
+
+    def _finish_start(self, status: int) -> None:
+        """Wait for the keeper's word on ``status`` (-1: no keeper), then set up the reading
+        of the process's output and error."""
+        self._launched = None
+        assert self.process is not None
+        if status >= 0:
+            with os.fdopen(status, "rb") as said:
                 word = said.read()
             if word.startswith(b"error"):
                 self.process.wait()
@@ -426,10 +453,24 @@ class Engine:
             return None
         return self._extra_failure(channel)
 
+    def close_input(self) -> None:
+        """Close the process's standard input (the end of the requests: an adapter then
+        ends), without waiting; :meth:`stop` waits."""
+        process = self.process
+        try:
+            if process is not None and process.stdin:
+                process.stdin.close()
+        except OSError:
+            pass
+
     def stop(self) -> None:
         """End the engine's process and every process it started: standard input closed,
         then SIGTERM, then SIGKILL. On Linux the keeper (:mod:`.keeper`) ends every
         descendant, even one that left the process group; elsewhere the group is ended."""
+        if self._launched is not None:  # launched, never waited for
+            if self._launched >= 0:
+                os.close(self._launched)
+            self._launched = None
         process, self.process = self.process, None
         if process is None:
             return
@@ -439,7 +480,7 @@ class Engine:
         except OSError:
             pass
         try:
-            process.wait(timeout=1)
+            _wait(process, 1)
         except subprocess.TimeoutExpired:
             # the keeper, and the adapter in its group: the keeper ends the others
             _signal_group(process.pid, signal.SIGTERM)
@@ -456,6 +497,25 @@ class Engine:
             while time.monotonic() < deadline and _signal_group(process.pid, 0):
                 time.sleep(0.02)
             _signal_group(process.pid, signal.SIGKILL)
+
+
+def _wait(process: subprocess.Popen[bytes], timeout: float) -> int:
+    """``process.wait(timeout)``, woken the moment the process ends where Linux gives a
+    descriptor for it (``os.pidfd_open``): ``Popen.wait`` with a timeout sleeps in growing
+    steps (up to 50 ms) between looks, and diff stops three processes in a run."""
+    if process.returncode is None and hasattr(os, "pidfd_open"):
+        try:
+            handle = os.pidfd_open(process.pid)
+        except OSError:  # too old a kernel, or no such process: wait as Popen waits
+            return process.wait(timeout=timeout)
+        try:
+            poller = select.poll()
+            poller.register(handle, select.POLLIN)
+            if not poller.poll(timeout * 1000):
+                raise subprocess.TimeoutExpired(process.args, timeout)
+        finally:
+            os.close(handle)
+    return process.wait(timeout=timeout)
 
 
 def _signal_group(pgid: int, sig: int) -> bool:
@@ -931,8 +991,7 @@ class DiffGame:
             return None
         game = self.game
         return [dumps({"current_player": player_json(game.current_player(state))}),
-                dumps({"legal_actions": [game.decision_to_json(d)
-                                         for d in game.legal_actions(state)]}),
+                legal_actions_text(game, game.legal_actions(state)),
                 *(f'{{"view":{view_text(game, game.observe(state, p))}}}'
                   for p in game.players(state)),
                 dumps({"result": game.record_result_json(state)})]
@@ -1152,6 +1211,24 @@ def seed_only_draws() -> Iterator[None]:
                 cleared()
 
 
+def drawing(data: Any) -> Callable[..., Any]:
+    """``data.draw`` (Hypothesis's ``st.data()``) for the draws of a game, taking the same
+    ``(strategy, label=...)``: the same choices, so the same games, the same shrinking. The
+    public draw wraps each draw in what a game of diff never uses (a note of the value for a
+    failing test's report, a span for the explain phase, a check that the strategy left the
+    global random alone, two copies of its state per draw), which cost about as much as the
+    draw itself over a game's hundreds of draws; so the draw of the data's own
+    ``ConjectureData`` is called where there is one (else ``data.draw`` itself)."""
+    inner = getattr(getattr(data, "conjecture_data", None), "draw", None)
+    if inner is None:
+        return data.draw
+
+    def draw(strategy: Any, label: Any = None) -> Any:
+        return inner(strategy)
+
+    return draw
+
+
 def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
          plan: Callable[[Any], Any] | None = None) -> None:
     """One game, drawn by Hypothesis from ``data``, compared at every step: the options among
@@ -1168,9 +1245,10 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
     from hypothesis import strategies as st
 
     engine.ensure_started()
-    config = data.draw(st.sampled_from(list(configs)), label="options")
-    first = data.draw(st.integers(0, game.num_players(config) - 1), label="first_player")
-    planned = plan is not None and data.draw(st.integers(0, 1), label="planned game") == 0
+    draw = drawing(data)
+    config = draw(st.sampled_from(list(configs)), label="options")
+    first = draw(st.integers(0, game.num_players(config) - 1), label="first_player")
+    planned = plan is not None and draw(st.integers(0, 1), label="planned game") == 0
     match = DiffGame(engine, game, config, first)
     state = match.start()
     # Decisions legal somewhere earlier in this game, each once: the probes. The first and the
@@ -1184,12 +1262,12 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
         if game.is_terminal(state):
             return
         if game.current_player(state) == CHANCE:
-            seed = data.draw(st.integers(0, 2 ** 32 - 1), label="chance seed")
+            seed = draw(st.integers(0, 2 ** 32 - 1), label="chance seed")
             state = match.send(state, game.sample_chance(state, random.Random(seed)))
             continue
         legal = game.legal_actions(state)
-        if seen and data.draw(st.integers(0, 3), label="probe") == 0:
-            match.probe(state, seen[data.draw(st.integers(0, len(seen) - 1),
+        if seen and draw(st.integers(0, 3), label="probe") == 0:
+            match.probe(state, seen[draw(st.integers(0, len(seen) - 1),
                                               label="forbidden decision")])
         for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
             key = decision  # its own key when it can be one, else its JSON text
@@ -1202,14 +1280,14 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
                 known.add(key)
                 seen.append(decision)
         decision = None
-        if planned and data.draw(st.integers(0, 3), label="follow the plan") < 3:
+        if planned and draw(st.integers(0, 3), label="follow the plan") < 3:
             decision = plan(state)  # type: ignore[misc]
             if decision not in legal:
                 decision = None
         if decision is None:
             # An index, not sampled_from(legal): the same uniform choice, shrinking towards
             # the first decision, without hashing the whole list at every step of a long game.
-            decision = legal[data.draw(st.integers(0, len(legal) - 1), label="decision")]
+            decision = legal[draw(st.integers(0, len(legal) - 1), label="decision")]
         state = match.send(state, decision)
 
 
@@ -1280,17 +1358,47 @@ def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *
             if not isinstance(answer, dict) or "outcome" not in answer:
                 raise ValueError('expected {"outcome": ...}')
             return answer["outcome"]
-    engines = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
+    engines = seeded_engines(argv, timeout)
     try:
         found = _check_seeded(game, start, engines, argv, request_for, outcome_of, path, noun,
                               short)
     finally:
         # Read each process's output to its end: a line nobody asked for (a request answered
         # twice, say) is the diagnosis, whatever the answers that came before it looked like.
+        for engine in engines:  # both end side by side
+            engine.close_input()
         extra = [failure for failure in (engine.settle() for engine in engines) if failure]
     if extra:
         return Divergence(None, None, (), extra[0].request, None, None, extra[0].message)
     return found
+
+
+#: The engines of the seeded-chance check that :func:`seeded_engines` launched ahead, by their
+#: command and timeout, until the check takes them.
+_AHEAD: dict[tuple[tuple[str, ...], float], list[Engine]] = {}
+
+
+def seeded_engines(argv: Sequence[str], timeout: float, ahead: bool = False) -> list[Engine]:
+    """The two engines of the seeded-chance check (``PYTHONHASHSEED`` 1 and 2): those launched
+    ahead for ``argv`` if any, else two new ones. ``ahead``: launch two now, for the check to
+    take (``diff`` starts them while Hypothesis is imported); :func:`end_ahead` ends those the
+    check did not take."""
+    key = (tuple(argv), timeout)
+    if not ahead:
+        return _AHEAD.pop(key, None) or [
+            Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)}) for n in (1, 2)]
+    end_ahead(argv, timeout)
+    engines = _AHEAD[key] = [Engine(argv, timeout, env={"PYTHONHASHSEED": str(n)})
+                             for n in (1, 2)]
+    for engine in engines:
+        engine.launch()
+    return engines
+
+
+def end_ahead(argv: Sequence[str], timeout: float) -> None:
+    """End the engines :func:`seeded_engines` launched ahead for ``argv`` that no check took."""
+    for engine in _AHEAD.pop((tuple(argv), timeout), ()):
+        engine.stop()
 
 
 def _check_seeded(game: Game, start: Any, engines: list[Engine], argv: Sequence[str],
@@ -1299,6 +1407,8 @@ def _check_seeded(game: Game, start: Any, engines: list[Engine], argv: Sequence[
     def fail(request: Any, reference: Any, other: Any, message: str) -> Divergence:
         return Divergence(None, None, (), request, reference, other, message)
 
+    for engine in engines:  # both start side by side
+        engine.launch()
     for engine in engines:
         engine.ensure_started()
     for seed in SEEDS:
@@ -1332,13 +1442,15 @@ def _check_seeded(game: Game, start: Any, engines: list[Engine], argv: Sequence[
 def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
                     variants: Sequence[Any] | None = None, timeout: float = 10.0,
                     shrink: int = 200, game: Game | None = None,
-                    progress: Progress | None = None, seeded_check: bool = True) -> Report:
+                    progress: Progress | None = None, seeded_check: bool = True,
+                    engine: Engine | None = None) -> Report:
     """Play up to ``games`` games of ``game`` (default: the registry's default) against the
     engine run by ``argv``, under the configurations ``variants`` (default: the game's own
     choice, :meth:`DiffExtension.configs`); the first divergence, shrunk towards a shortest game
     with at most ``shrink`` more games, or None. ``progress`` is told as each game ends.
     ``seeded_check``: first check that the engine's seeded chance depends on the seed alone
-    (a campaign checks it in its first shard only)."""
+    (a campaign checks it in its first shard only). ``engine``: the engine of ``argv``,
+    already launched (:meth:`Engine.launch`), which the run then owns and stops."""
     from hanamikoji.engine.core.registry import get
 
     game = get() if game is None else game
@@ -1348,7 +1460,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     from hypothesis import strategies as st
     from hypothesis.errors import Flaky, StopTest
 
-    engine = Engine(argv, timeout)
+    engine = Engine(argv, timeout) if engine is None else engine
     engine.ensure_started()  # CannotStart: reported before any game
     start = time.perf_counter()
     try:
@@ -1738,7 +1850,12 @@ def run(args: argparse.Namespace) -> int:
     leaks = getattr(args, "leaks", False)
     bar = progress_bar("pairs" if leaks else "games", counted=("decisions",))
     show = None if bar is None else _shown_on(bar)
+    engine = None if leaks else Engine(argv, args.timeout)
     try:
+        if engine is not None:  # the adapters start while Hypothesis is imported
+            engine.launch()
+            if _starts_with_chance(game, configs):
+                seeded_engines(argv, args.timeout, ahead=True)
         if leaks:
             report: Any = check_leaks(argv, game=game, configs=configs, pairs=args.games,
                                       seed=args.seed, timeout=args.timeout, progress=show)
@@ -1746,10 +1863,14 @@ def run(args: argparse.Namespace) -> int:
             with no_hypothesis_litter():
                 report = compare_engines(argv, games=args.games, seed=args.seed,
                                          variants=configs, timeout=args.timeout,
-                                         shrink=args.shrink, game=game, progress=show)
+                                         shrink=args.shrink, game=game, progress=show,
+                                         engine=engine)
     except CannotStart as error:
         raise UsageError(str(error)) from None
     finally:  # Ctrl-C too: the bar is gone before the command says "interrupted"
+        if engine is not None:
+            engine.stop()  # ended already, unless the run never began
+            end_ahead(argv, args.timeout)  # likewise
         if bar is not None:
             bar.stop()
     interrupt.check()  # a Ctrl-C swallowed on the way (by Hypothesis or a callback): no verdict
@@ -1764,6 +1885,16 @@ def run(args: argparse.Namespace) -> int:
 
         save_divergence(args.save, found, game, argv)
     return EXIT_OK if found is None else EXIT_FAILED
+
+
+def _starts_with_chance(game: Game, configs: Sequence[Any]) -> bool:
+    """Whether a game of ``configs`` starts with a chance node: the seeded-chance check of
+    :func:`check_seeded` then starts two more engines."""
+    try:
+        return any(game.current_player(game.new_game(config, 0)) == CHANCE
+                   for config in configs[:1])
+    except Exception:  # whatever it is, the check itself meets it in its turn
+        return False
 
 
 def _shown_on(bar: Any) -> Progress:

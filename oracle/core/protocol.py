@@ -12,7 +12,7 @@ from hanamikoji.engine.core.codec import MalformedJSONError, dumps
 from hanamikoji.engine.core.game import player_json
 
 __all__ = ["BATCH_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError", "batch_request",
-           "chance_request", "dumps", "new_game_request", "player_json", "random_chance_request"]
+           "chance_request", "dumps", "legal_actions_text", "new_game_request", "player_json", "random_chance_request"]
 
 
 #: The protocol an adapter speaks when it says nothing: 1, the requests of before the core
@@ -47,3 +47,25 @@ def batch_request(requests: list[dict[str, Any]]) -> dict[str, Any]:
     """Several requests in one line (protocol 3): answered ``{"answers": [...]}``, the answer
     each request would get alone, in order, each answered after the one before it."""
     return {"op": "batch", "requests": requests}
+
+
+#: The most lists :func:`legal_actions_text` keeps (emptied when full).
+_LEGAL_KEPT = 4096
+_LEGAL_TEXTS: dict[int, tuple[Any, Any, str]] = {}
+
+
+def legal_actions_text(game: Any, legal: Any) -> str:
+    """``{"legal_actions": [...]}`` for the decisions ``legal`` of ``game``, as canonical
+    text: the answer to ``legal_actions``, which the harness and the reference adapter both
+    write at every step. An engine that gives the same list object for the same menu (a cached
+    menu: Hanamikoji's) has its text written once; the list is kept with its text, so its
+    ``id`` names no other list meanwhile."""
+    kept = _LEGAL_TEXTS.get(id(legal))
+    if kept is not None and kept[0] is legal and kept[1] is game:
+        return kept[2]
+    text = dumps({"legal_actions": [game.decision_to_json(d) for d in legal]})
+    if isinstance(legal, tuple):  # a list could change; a tuple of decisions does not
+        if len(_LEGAL_TEXTS) >= _LEGAL_KEPT:
+            _LEGAL_TEXTS.clear()
+        _LEGAL_TEXTS[id(legal)] = (legal, game, text)
+    return text

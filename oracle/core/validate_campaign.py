@@ -24,15 +24,19 @@ import json
 import os
 import stat
 import sys
-from typing import IO, Any, Iterator
+from typing import IO, TYPE_CHECKING, Any, Iterator
 
 import attrs
 
 from hanamikoji.cli.base import OutputClosed, UsageError
-from hanamikoji.cli.campaign import Shard, Store, backend_for, scheduler_address
-from hanamikoji.cli.campaign import run as run_shards
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core import validate as V
+
+if TYPE_CHECKING:
+    from hanamikoji.cli.campaign import Shard
+
+# The campaign machinery (hashlib, the backends) is imported by the campaign alone: validate in
+# one process, what a bot arena runs after each game, starts without it.
 
 _TASK = "hanamikoji.oracle.core.validate_campaign:validate_shard"
 _BLOCK = 1 << 20
@@ -101,6 +105,8 @@ class _Input:
 
 
 def _plan(paths: list[str], size: int, game_name: str | None) -> list[_Input]:
+    from hanamikoji.cli.campaign import Shard
+
     inputs = []
     for number, path in enumerate(paths, start=1):
         shards = None
@@ -144,8 +150,9 @@ def _rest(path: str, piece: _Slice, tally: V.Tally,
 def run(args: argparse.Namespace) -> int:
     """The ``validate`` sub-command: in this process (:func:`hanamikoji.oracle.core.validate.run`)
     unless ``--workers N`` (N > 1), ``--resume`` or a Dask scheduler asks for a campaign."""
+    scheduler = getattr(args, "scheduler", None) or os.environ.get("HANAMIKOJI_SCHEDULER")
     if (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
-            or scheduler_address(getattr(args, "scheduler", None)) is not None):
+            or scheduler):  # cli.campaign.scheduler_address, without importing the campaign
         if getattr(args, "notation", None) is not None:
             raise UsageError("--notation is read in one process: leave out --workers, --resume "
                              "and --scheduler (and HANAMIKOJI_SCHEDULER)")
@@ -156,6 +163,9 @@ def run(args: argparse.Namespace) -> int:
 def run_campaign(args: argparse.Namespace) -> int:
     """``validate --workers N`` (or ``--resume``, ``--scheduler``): the output of
     :func:`hanamikoji.oracle.core.validate.run`, from shards run anywhere."""
+    from hanamikoji.cli.campaign import Store, backend_for, scheduler_address
+    from hanamikoji.cli.campaign import run as run_shards
+
     game_name = getattr(args, "game", None)
     forced = None if game_name is None else get(game_name)
     inputs = _plan(list(args.paths), args.shard_size, game_name)

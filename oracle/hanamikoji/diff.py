@@ -8,7 +8,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Sequence
 
-from hanamikoji.oracle.core.diff import DiffExtension, DiffGame, Divergence, Engine, check_seeded
+from hanamikoji.oracle.core.diff import (DiffExtension, DiffGame, Divergence, Engine, check_seeded,
+                                        drawing)
 from hanamikoji.oracle.core.protocol import MalformedJSONError
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.actions import (
@@ -116,31 +117,32 @@ def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
 
     st, deals, targets, probes = _strategies()
     engine.ensure_started()
-    rules = data.draw(st.sampled_from(variants), label="variant")
-    first = data.draw(st.integers(0, 1), label="first_player")
+    draw = drawing(data)
+    rules = draw(st.sampled_from(variants), label="variant")
+    first = draw(st.integers(0, 1), label="first_player")
     from hanamikoji.engine.hanamikoji.game_type import GAME
 
     game = DiffGame(engine, GAME, rules, first)
     # A planned game builds every round to end with a drawn marker row, mostly ties: double
     # finishes, old markers kept, and the Italian round limit come up far more often than in
     # uniform play. The other games deal uniformly and draw every decision.
-    planned = data.draw(st.booleans(), label="planned game")
+    planned = draw(st.booleans(), label="planned game")
     game.start()
     state = new_game(rules, first)
     plan: list[Decision] = []
     while True:
         game.compare(state)
         if state.phase is Phase.OVER or state.round >= MAX_ROUNDS:
-            if state.phase is Phase.OVER and data.draw(st.booleans(), label="probe the end"):
+            if state.phase is Phase.OVER and draw(st.booleans(), label="probe the end"):
                 game.probe(state, state.history[-1])
             return
         if state.phase is Phase.DEAL:
-            if data.draw(st.integers(0, 7), label="probe a bad deal") == 0:
-                deal = data.draw(deals)
+            if draw(st.integers(0, 7), label="probe a bad deal") == 0:
+                deal = draw(deals)
                 game.probe(state, Deal(deal.removed, deal.hands, (deal.removed,) + deal.draws[1:]))
             deal = None
             if planned:
-                target = data.draw(targets, label="marker row")
+                target = draw(targets, label="marker row")
                 try:
                     sides = sides_for(state.markers, target)
                 except IntentError:  # one player wins and the other nothing: every geisha ties
@@ -148,15 +150,15 @@ def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
                 deal, decisions = round_for_sides(*sides, starter=state.starter)
                 plan = list(decisions)
             if deal is None:
-                deal = data.draw(deals, label="deal")
+                deal = draw(deals, label="deal")
             state = game.send(state, deal)
             continue
-        if data.draw(st.integers(0, 3), label="probe") == 0:
-            game.probe(state, data.draw(probes, label="forbidden decision"))
+        if draw(st.integers(0, 3), label="probe") == 0:
+            game.probe(state, draw(probes, label="forbidden decision"))
         if plan:
             decision = plan.pop(0)
         else:
-            decision = data.draw(st.sampled_from(legal_actions(state)), label="decision")
+            decision = draw(st.sampled_from(legal_actions(state)), label="decision")
         state = game.send(state, decision)
 
 

@@ -9,7 +9,9 @@ games, record replays) with an incremental index of the face-down spaces; its re
 space. On games drawn by Hypothesis (2, 3 and 4 players, uniform play or play that makes pairs so
 that boards fill, rows and columns complete and the last turns are reached), every step must give
 the same state, the same legal decisions, the same views and the same result, and a decision
-the rules refuse must be refused with the same error and leave the draft as it was.
+the rules refuse must be refused with the same error and leave the draft as it was. Hanamikoji's
+view text, which the oracle builds from the texts of the view's parts, is the codec's JSON of the
+view, byte for byte.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hanamikoji.engine.core.codec import dumps
 from hanamikoji.engine.core.errors import GameError
+from hanamikoji.engine.hanamikoji import codec as hk_codec
 from hanamikoji.engine.hanamikoji import cards as hk_cards
 from hanamikoji.engine.hanamikoji import game as hk
 from hanamikoji.engine.hanamikoji.actions import ALL_KINDS, CompetitionPick, GiftPick
@@ -133,8 +137,9 @@ _HK_ANY = (hk.action_menu(hk_cards.FULL_DECK, ALL_KINDS)
        seed=st.integers(0, 2**32), probes=st.integers(1, 6))
 def test_hanamikoji_draft_agrees_with_apply_at_every_step(variant, first, seed, probes):
     """The one-draft path of random games and record replays against the immutable ``apply``:
-    the same states, legal decisions (TURN-3, ACT-GIFT-2, ACT-COMP-2), views and result, and the
-    same refusals (DEAL-1, END-2 among them), leaving the draft as it was."""
+    the same states, legal decisions (TURN-3, ACT-GIFT-2, ACT-COMP-2), views (and their text, the
+    quick one against the codec's) and result, and the same refusals (DEAL-1, END-2 among
+    them), leaving the draft as it was."""
     rules = PRESETS[variant]
     rng = random.Random(seed)
     state = hk.new_game(rules, first)
@@ -145,7 +150,10 @@ def test_hanamikoji_draft_agrees_with_apply_at_every_step(variant, first, seed, 
         menu = hk.legal_actions(state)
         assert draft.legal() == menu
         for player in (0, 1):
-            assert hk.observe(frozen, player) == hk.observe(state, player)
+            view = hk.observe(frozen, player)
+            assert view == hk.observe(state, player)
+            # the text the oracle compares, from its parts' texts, is the codec's text
+            assert hk_codec.view_text(view) == dumps(hk_codec.view_json(view))
         pool = _HK_ANY + (hk.random_deal(rng),)
         for _ in range(probes):
             probe = rng.choice(pool)
@@ -265,3 +273,25 @@ def test_hanamikoji_turns_parse_the_same_looked_up_and_checked(obj):
     expected = outcome(record._checked_turn, obj, "$.rounds[0].turns[3]")
     assert outcome(record._parse_turn, obj, "$.rounds[0]", 3) == expected
     assert outcome(record._parse_turn, obj, "$.rounds[0]", 3) == expected
+
+
+def test_hanamikoji_view_text_of_other_values_is_the_codecs():
+    """A view that is not the engine's own (a bool where a number goes, a subclass with a field
+    of its own) gets the codec's text too, not a text kept for an equal value."""
+    import attrs
+
+    from hanamikoji.engine.hanamikoji import View
+
+    state = hk.random_game(random.Random(3), PRESETS["standard"], 0)
+    view = hk.observe(state, 1)
+    assert hk_codec.view_text(view) == dumps(hk_codec.view_json(view))
+
+    @attrs.frozen
+    class Wider(View):
+        peek: int = 7
+
+    hk_codec.view_text(attrs.evolve(view, markers=(1,) * 7))  # an equal row's text, kept
+    odd = [attrs.evolve(view, player=True), attrs.evolve(view, markers=(True,) * 7),
+           Wider(**attrs.asdict(view, recurse=False))]
+    for other in odd:
+        assert hk_codec.view_text(other) == dumps(hk_codec.view_json(other))
