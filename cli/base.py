@@ -14,6 +14,7 @@ Exit codes, for every sub-command:
 from __future__ import annotations
 
 import argparse
+import os
 import re
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -91,3 +92,14 @@ def path(text: str) -> str:
     if not text:
         raise argparse.ArgumentTypeError("takes a path, not an empty one")
     return text
+
+
+#: The environment variable that names a Dask scheduler for every campaign (``--scheduler``).
+SCHEDULER_VARIABLE = "HANAMIKOJI_SCHEDULER"
+
+
+def scheduler_address(given: str | None) -> str | None:
+    """``--scheduler`` if given, else ``HANAMIKOJI_SCHEDULER`` if set and not empty. Here, not in
+    :mod:`hanamikoji.cli.campaign`, so that a command can tell whether it runs as a campaign
+    without importing the campaign's machinery."""
+    return given or os.environ.get(SCHEDULER_VARIABLE) or None

@@ -46,10 +46,9 @@ from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 
 import attrs
 
-from hanamikoji.cli.base import UsageError
+from hanamikoji.cli.base import SCHEDULER_VARIABLE, UsageError, scheduler_address  # noqa: F401 (both said here too)
 
 #: The environment variable that names a Dask scheduler when ``--scheduler`` is not given.
-SCHEDULER_VARIABLE = "HANAMIKOJI_SCHEDULER"
 
 
 @attrs.frozen
@@ -524,11 +523,6 @@ class _DaskFuture:
 
     def result(self) -> str:
         return str(self.future.result())
-
-
-def scheduler_address(given: str | None) -> str | None:
-    """``--scheduler`` if given, else ``HANAMIKOJI_SCHEDULER`` if set and not empty."""
-    return given or os.environ.get(SCHEDULER_VARIABLE) or None
 
 
 def backend_for(workers: int, scheduler: str | None = None) -> Backend:

@@ -220,7 +220,7 @@ def _validate(validate: argparse.ArgumentParser) -> None:
                           help="print one JSON verdict per record, in input order")
     _notation(validate)
     _campaign_options(validate, "records", 1000, "lines of input per shard (default 1000)")
-    validate.set_defaults(handler="hanamikoji.oracle.core.validate:command")
+    validate.set_defaults(handler="hanamikoji.oracle.core.validate_command:command")
 
 
 def _show(show: argparse.ArgumentParser) -> None:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import enum
 import json
-import os
 import re
 import sys
 from typing import IO, Any, Iterable, Iterator
@@ -658,25 +657,11 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
                 stream.close()
 
 
-def command(args: argparse.Namespace) -> int:
-    """The command line's handler of ``validate``: :func:`run`, in this process, unless
-    ``--workers N`` (N > 1), ``--resume`` or a Dask scheduler (``--scheduler``, or
-    ``HANAMIKOJI_SCHEDULER``) asks for a campaign (:func:`.validate_campaign.run`). The
-    campaign's module and its machinery are imported only then: validating one record, as a
-    bot arena does after each game, starts without them."""
-    if (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
-            or getattr(args, "scheduler", None) or os.environ.get("HANAMIKOJI_SCHEDULER")):
-        from hanamikoji.oracle.core import validate_campaign
-
-        return validate_campaign.run(args)
-    return run(args)
-
-
 def run(args: argparse.Namespace) -> int:
     """The ``validate`` sub-command: exit 0 if every record is valid, 1 if some are illegal and
     none malformed, 2 if any is malformed, a file cannot be read, or there are no records.
-    (The command line's handler is :func:`command`, which comes here unless the files are
-    judged as a campaign.)"""
+    (The command line's handler is :func:`.validate_command.command`, which comes here unless
+    the files are judged as a campaign.)"""
     tally = Tally()
     out = sys.stdout
     forced = None if getattr(args, "game", None) is None else get(args.game)

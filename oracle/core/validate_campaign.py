@@ -28,7 +28,7 @@ from typing import IO, TYPE_CHECKING, Any, Iterator
 
 import attrs
 
-from hanamikoji.cli.base import OutputClosed, UsageError
+from hanamikoji.cli.base import OutputClosed, UsageError, scheduler_address
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core import validate as V
 
@@ -150,9 +150,8 @@ def _rest(path: str, piece: _Slice, tally: V.Tally,
 def run(args: argparse.Namespace) -> int:
     """The ``validate`` sub-command: in this process (:func:`hanamikoji.oracle.core.validate.run`)
     unless ``--workers N`` (N > 1), ``--resume`` or a Dask scheduler asks for a campaign."""
-    scheduler = getattr(args, "scheduler", None) or os.environ.get("HANAMIKOJI_SCHEDULER")
     if (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
-            or scheduler):  # cli.campaign.scheduler_address, without importing the campaign
+            or scheduler_address(getattr(args, "scheduler", None))):
         if getattr(args, "notation", None) is not None:
             raise UsageError("--notation is read in one process: leave out --workers, --resume "
                              "and --scheduler (and HANAMIKOJI_SCHEDULER)")
@@ -163,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
 def run_campaign(args: argparse.Namespace) -> int:
     """``validate --workers N`` (or ``--resume``, ``--scheduler``): the output of
     :func:`hanamikoji.oracle.core.validate.run`, from shards run anywhere."""
-    from hanamikoji.cli.campaign import Store, backend_for, scheduler_address
+    from hanamikoji.cli.campaign import Store, backend_for
     from hanamikoji.cli.campaign import run as run_shards
 
     game_name = getattr(args, "game", None)
