@@ -134,3 +134,54 @@ def test_a_views_maiko_boards_in_json_name_their_tiles() -> None:
     state = play(start(configure(2, "white,purple"), ["purple-8", "white-8"]), "flip 0", "flip 1")
     boards = view_to_json(observe(state, 1))["maiko_boards"]
     assert boards[0] == [[]] * 8 + [["white-8", "purple-8"]] and boards[1] == [[]] * 9
+
+
+@pytest.mark.parametrize("obj", [[], 5, "maiko-record/1", None, ["format"]])
+def test_a_record_that_is_not_an_object_is_malformed_at_the_root(obj) -> None:
+    """Anything but a JSON object is malformed at ``$`` (never an AttributeError)."""
+    with pytest.raises(MalformedRecordError) as caught:
+        read_record(obj)
+    assert caught.value.path == "$" and "expected a record object" in str(caught.value)
+
+
+@checks("MK-SETUP-1")
+def test_config_make_defaults_to_two_players() -> None:
+    """MK-SETUP-1: ``Config.make()`` is the 2-player game, with its default colours."""
+    assert Config.make() == Config.make(2) == Config.make(2, None, None)
+    assert Config.make().players == 2 and len(Config.make().colours) == 2
+
+
+def test_a_draft_refuses_what_is_not_a_decision() -> None:
+    """``Draft.play`` refuses junk as ``apply`` does, with an InvalidActionError, and nothing
+    changes."""
+    from hanamikoji.engine.maiko.game import Draft
+
+    state = random_game(Config.make(3), 4)
+    draft = Draft.of(state)
+    for junk in ("junk", None, 3, ("flip", 0)):
+        with pytest.raises(InvalidActionError, match="not a maiko decision"):
+            draft.play(junk)  # type: ignore[arg-type]
+    assert draft.freeze() == state
+
+
+@checks("MK-TURN-2")
+def test_a_record_cutting_a_turn_or_running_one_on_says_which() -> None:
+    """MK-TURN-2: a turn's steps split in two turns leave the first turn unfinished when the
+    second starts; two turns' steps joined in one run past the end of the first."""
+    record = json.loads(json.dumps(to_record(random_game(Config.make(2), 1))))
+    t = next(i for i, turn in enumerate(record["turns"]) if len(turn["steps"]) >= 2)
+    turn = record["turns"][t]
+    split = json.loads(json.dumps(record))
+    split["turns"][t:t + 1] = [{"player": turn["player"], "steps": turn["steps"][:1]},
+                               {"player": turn["player"], "steps": turn["steps"][1:]}]
+    with pytest.raises(IllegalRecordError) as caught:
+        read_record(split)
+    assert caught.value.rule == "MK-TURN-2"
+    assert f"turn {t} is not over: the record starts turn {t + 1}" in str(caught.value)
+    joined = json.loads(json.dumps(record))
+    joined["turns"][t:t + 2] = [{"player": turn["player"],
+                                 "steps": turn["steps"] + record["turns"][t + 1]["steps"]}]
+    with pytest.raises(IllegalRecordError) as caught:
+        read_record(joined)
+    assert caught.value.rule == "MK-TURN-2"
+    assert f"turn {t} ended before this step" in str(caught.value)
