@@ -106,13 +106,15 @@ def test_the_sample_is_drawn_by_the_seed(project: pathlib.Path, monkeypatch) -> 
 
 
 def test_verdicts_of_exit_statuses() -> None:
-    """A failing test, a broken collection or session kill; the hang guard kills and is told
-    apart; a clean pass survives; a run that never imported the file survives, told apart;
-    pytest's usage and no-tests statuses are faults of the run, not verdicts."""
-    assert [mutate.verdict(code, False) for code in (0, 1, 2, 3, mutate.NOT_IMPORTED)] == [
-        "survived", "killed", "killed", "killed", "not-imported"]
+    """A failing test, a broken collection or session kill, and so does pytest's usage error
+    (its answer to a test named by node id whose module the mutant broke: the same arguments
+    ran clean unmutated); the hang guard kills and is told apart; a clean pass survives; a run
+    that never imported the file survives, told apart; no tests, or a file changed during the
+    run, are faults of the run, not verdicts."""
+    assert [mutate.verdict(code, False) for code in (0, 1, 2, 3, 4, mutate.NOT_IMPORTED)] == [
+        "survived", "killed", "killed", "killed", "killed", "not-imported"]
     assert mutate.verdict(None, True) == "timeout"
-    for code in (4, 5, mutate.FILE_CHANGED):
+    for code in (5, mutate.FILE_CHANGED):
         with pytest.raises(ValueError):
             mutate.verdict(code, False)
 

@@ -296,16 +296,19 @@ def verdict(code: int | None, timed_out: bool) -> str:
     """What a test run's exit status says of a mutant: ``killed`` (a test failed, or collection
     or the session broke on the mutant), ``timeout`` (stopped by the hang guard: killed too),
     ``survived`` (every test passed), ``not-imported`` (the tests never loaded the file: survived
-    too). Anything else is a fault of the run, not a verdict (ValueError)."""
+    too). Status 4 is pytest's usage error, which is also its answer when a test named by node
+    id (``file::test``) cannot be collected because its module failed to import: the same
+    arguments ran clean on the unmutated code first, so on a mutant it is the mutant's doing,
+    and killed. Anything else is a fault of the run, not a verdict (ValueError)."""
     if timed_out:
         return "timeout"
     if code == 0:
         return "survived"
     if code == NOT_IMPORTED:
         return "not-imported"
-    if code in (1, 2, 3):
+    if code in (1, 2, 3, 4):
         return "killed"
-    raise ValueError(f"the test run ended with status {code} (4: bad pytest usage, 5: no tests, "
+    raise ValueError(f"the test run ended with status {code} (5: no tests, "
                      f"{FILE_CHANGED}: the file changed during the run)")
 
 
