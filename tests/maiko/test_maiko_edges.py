@@ -185,3 +185,22 @@ def test_a_record_cutting_a_turn_or_running_one_on_says_which() -> None:
         read_record(joined)
     assert caught.value.rule == "MK-TURN-2"
     assert f"turn {t} ended before this step" in str(caught.value)
+
+
+@checks("MK-COMP-1", "MK-COMP-5", "MK-SETUP-1")
+@pytest.mark.parametrize("kind, key, others, high", [
+    ("flip", "space", {}, 80), ("danna", "space", {}, 80), ("one-san", "space", {}, 80),
+    ("oka-san", "owner", {"item": 0}, 3), ("oka-san", "item", {"owner": 0}, 8),
+    ("sabanto", "item", {"colour": "white"}, 8), ("sweep", "item", {"colour": None}, 8)])
+def test_a_decision_number_out_of_range_names_its_range(kind, key, others, high) -> None:
+    """MK-COMP-5 spaces 0 to 80, MK-COMP-1 items 0 to 8, MK-SETUP-1 players 0 to 3: a number out
+    of range in a decision's JSON is refused, the message giving the range it takes (from 0,
+    whichever side it falls off); the range's ends are decisions."""
+    from hanamikoji.engine.maiko.record import decision_from_json
+
+    for bad in (-1, high + 1):
+        with pytest.raises(InvalidActionError) as caught:
+            decision_from_json({"kind": kind, key: bad, **others}, "$")
+        assert f"$.{key}: expected a whole number from 0 to {high}, not {bad}" in str(caught.value)
+    for good in (0, high):
+        assert decision_from_json({"kind": kind, key: good, **others}, "$") is not None
