@@ -15,6 +15,7 @@ from hanamikoji.engine.maiko import (
     Config,
     Danna,
     Flip,
+    Layout,
     Tutor,
     new_game,
     observe,
@@ -92,6 +93,9 @@ def test_decisions_order_among_themselves_only() -> None:
     small, large = Flip(2), Danna(0)
     assert small < large and small <= large and large > small and large >= small
     assert small <= Flip(2) and small >= Flip(2) and not small < Flip(2)
+    layouts = [Layout((1, 0)), Layout((0, 2)), Layout((0, 1))]
+    assert sorted(layouts) == [Layout((0, 1)), Layout((0, 2)), Layout((1, 0))]
+    assert Layout((1, 0)) < small  # the layout, the chance outcome, sorts first
     for other in (3, "flip 2", None, (1, 2)):
         for compare in (operator.lt, operator.le, operator.gt, operator.ge):
             with pytest.raises(TypeError):
@@ -134,6 +138,9 @@ def test_a_views_maiko_boards_in_json_name_their_tiles() -> None:
     state = play(start(configure(2, "white,purple"), ["purple-8", "white-8"]), "flip 0", "flip 1")
     boards = view_to_json(observe(state, 1))["maiko_boards"]
     assert boards[0] == [[]] * 8 + [["white-8", "purple-8"]] and boards[1] == [[]] * 9
+    state = play(start(configure(2, "pink,green"), ["green-8", "pink-8"]), "flip 0", "flip 1")
+    boards = view_to_json(observe(state, 0))["maiko_boards"]
+    assert boards[0] == [[]] * 8 + [["pink-8", "green-8"]]  # green, the last colour, too
 
 
 @pytest.mark.parametrize("obj", [[], 5, "maiko-record/1", None, ["format"]])
