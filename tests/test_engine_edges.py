@@ -7,11 +7,15 @@ from __future__ import annotations
 import copy
 import random
 
+import attrs
+
 import pytest
 
 from hanamikoji.engine.hanamikoji import (
+    CHANCE,
     ITALIAN_THREE_ROUNDS,
     STANDARD,
+    TERMINAL,
     ActionKind,
     Deal,
     Gift,
@@ -22,13 +26,16 @@ from hanamikoji.engine.hanamikoji import (
     Rules,
     Secret,
     apply,
+    current_player,
+    legal_actions,
     new_game,
     observe,
+    random_deal,
     random_game,
 )
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.construct import round_for_sides
-from hanamikoji.engine.hanamikoji.game import ObservedTurn
+from hanamikoji.engine.hanamikoji.game import Draft, ObservedTurn
 from hanamikoji.engine.hanamikoji.record import (
     IllegalRecordError,
     MalformedRecordError,
@@ -61,6 +68,17 @@ def test_goals_range_from_just_over_half_to_all() -> None:
     for goal in (charm // 2, charm + 1):
         with pytest.raises(ValueError):
             Rules("x", charm_goal=goal)
+
+
+def test_a_goal_out_of_range_is_refused_with_the_range() -> None:
+    """END-2, END-4: the message gives the range the goals may take (4 to 7 geisha, 11 to 21
+    charm), from a preset changed by ``attrs.evolve`` as from a new variant."""
+    for bad in (3, 8):
+        with pytest.raises(ValueError, match=f"geisha_goal must be from 4 to 7, not {bad}$"):
+            attrs.evolve(STANDARD, geisha_goal=bad)
+    for bad in (10, 22):
+        with pytest.raises(ValueError, match=f"charm_goal must be from 11 to 21, not {bad}$"):
+            attrs.evolve(STANDARD, charm_goal=bad)
 
 
 @checks("DEAL-3", "DEAL-4")
@@ -219,3 +237,26 @@ def test_goal_result_is_the_rule_read_with_the_counting_helpers() -> None:
             assert result == by_the_rule(rules, markers), (rules, markers)
             seen.add(None if result is None else result.reason)
     assert seen == {None, Reason.GEISHA, Reason.CHARM, Reason.CHARM_OVER_GEISHA}
+
+
+def test_a_draft_of_a_state_in_play_freezes_to_that_state() -> None:
+    """``Draft.of`` copies every field, each player's own (here the secrets, once only one player
+    has played one): frozen at once, the draft is the state it was made of, and playing on it
+    gives what ``apply`` gives."""
+    rng = random.Random(3)
+    state = apply(new_game(STANDARD, 0), random_deal(rng))
+    checked = 0
+    while current_player(state) != TERMINAL:
+        if current_player(state) == CHANCE:
+            state = apply(state, random_deal(rng))
+        elif state.secrets[0] != state.secrets[1]:
+            assert Draft.of(state).freeze() == state
+            draft = Draft.of(state)
+            decision = rng.choice(legal_actions(state))
+            draft.play(decision)
+            state = apply(state, decision)
+            assert draft.freeze() == state
+            checked += 1
+        else:
+            state = apply(state, rng.choice(legal_actions(state)))
+    assert checked > 0

@@ -67,6 +67,8 @@ def mutated(fn):
     (lambda r: r.update(format="other"), "$.format"),
     (lambda r: r.update(variant="french"), "$.variant"),
     (lambda r: r.update(first_player=2), "$.first_player"),
+    (lambda r: r.update(first_player=-1), "$.first_player"),
+    (lambda r: r.update(first_player=0.5), "$.first_player"),
     (lambda r: r["rounds"][0].update(removed=7), "$.rounds[0].removed"),
     (lambda r: r["rounds"][0]["hands"][1].pop(), "$.rounds[0].hands[1]"),
     (lambda r: r["rounds"][0]["draws"].__setitem__(3, "x"), "$.rounds[0].draws[3]"),
@@ -161,6 +163,33 @@ def test_illegal_records_name_rule_round_and_turn():
         if turn is not None:
             assert error.value.turn == turn
         assert str(error.value).startswith("round "), str(error.value)
+
+
+def test_integral_floats_read_as_the_integers_they_equal():
+    """JSON has one number type and the schema's "integer" holds 1.0: a record with integral
+    floats for its numbers (first player, each turn's player and pick) reads as the same game,
+    however many turns hold them."""
+    record = to_record(game())
+
+    def floats(r):
+        r["first_player"] = float(r["first_player"])
+        for rnd in r["rounds"]:
+            for turn in rnd["turns"]:
+                turn["player"] = float(turn["player"])
+                if "pick" in turn:
+                    turn["pick"] = float(turn["pick"])
+
+    assert read_record(mutated(floats)) == read_record(record) == game()
+
+
+def test_a_wrong_declared_result_names_the_last_round():
+    """END-2: the result is decided in the last round, so a record declaring another one names
+    that round."""
+    record = mutated(lambda r: r["result"].update(winner=1 - r["result"]["winner"]))
+    with pytest.raises(IllegalRecordError) as error:
+        read_record(record)
+    assert error.value.round == len(record["rounds"]) - 1 >= 1
+    assert "the record declares" in str(error.value)
 
 
 def test_illegal_message_reads_well():

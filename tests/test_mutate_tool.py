@@ -4,6 +4,7 @@ the file on disk never changes."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import pathlib
@@ -105,13 +106,15 @@ def test_the_sample_is_drawn_by_the_seed(project: pathlib.Path, monkeypatch) -> 
 
 
 def test_verdicts_of_exit_statuses() -> None:
-    """A failing test, a broken collection or session kill; the hang guard kills and is told
-    apart; a clean pass survives; a run that never imported the file survives, told apart;
-    pytest's usage and no-tests statuses are faults of the run, not verdicts."""
-    assert [mutate.verdict(code, False) for code in (0, 1, 2, 3, mutate.NOT_IMPORTED)] == [
-        "survived", "killed", "killed", "killed", "not-imported"]
+    """A failing test, a broken collection or session kill, and so does pytest's usage error
+    (its answer to a test named by node id whose module the mutant broke: the same arguments
+    ran clean unmutated); the hang guard kills and is told apart; a clean pass survives; a run
+    that never imported the file survives, told apart; no tests, or a file changed during the
+    run, are faults of the run, not verdicts."""
+    assert [mutate.verdict(code, False) for code in (0, 1, 2, 3, 4, mutate.NOT_IMPORTED)] == [
+        "survived", "killed", "killed", "killed", "killed", "not-imported"]
     assert mutate.verdict(None, True) == "timeout"
-    for code in (4, 5, mutate.FILE_CHANGED):
+    for code in (5, mutate.FILE_CHANGED):
         with pytest.raises(ValueError):
             mutate.verdict(code, False)
 
@@ -165,11 +168,49 @@ def test_retry_runs_only_the_mutants_not_killed(project: pathlib.Path, monkeypat
     with pytest.raises(ValueError, match="not of this sample"):
         mutate.run([project / "tiny.py"], ["test_tiny.py"], root=project, seed=2, budget=8,
                    timeout=1, equivalent={}, retry=report)
+    (project / "tiny.py").write_text(TINY + "\n# an edit that moves no mutant\n")
+    with pytest.raises(ValueError, match="the files changed since the report"):
+        mutate.run([project / "tiny.py"], ["test_tiny.py"], root=project, seed=1, budget=8,
+                   timeout=1, equivalent={}, retry=report)
+
+
+def test_a_report_records_the_code_it_was_made_on(project: pathlib.Path, monkeypatch) -> None:
+    """The report holds the sha256 of each mutated file, so a saved report can be told stale
+    (see :func:`stale`)."""
+    monkeypatch.setattr(mutate, "_run", lambda command, root, timeout: (0, False))
+    report = mutate.run([project / "tiny.py"], ["test_tiny.py"], root=project, seed=1, budget=2,
+                        timeout=1, equivalent={})
+    assert report["sha256"] == {"tiny.py": hashlib.sha256(TINY.encode()).hexdigest()}
+    assert stale(report, project, "--game tiny") == []
+    (project / "tiny.py").write_text(TINY.replace("x < 0", "x < 1"))
+    assert stale(report, project, "--game tiny") == [
+        "tiny.py changed since the mutation report was made: run `nice -n 19 python "
+        "tools/mutate.py --game tiny` again (the saved report is of other code)"]
+
+
+def stale(report: dict, root: pathlib.Path, arguments: str) -> list[str]:
+    """A line for each file of ``report`` that differs from the file under ``root`` today."""
+    if "sha256" not in report:
+        return [f"the mutation report records no sha256 of its files: run `nice -n 19 python "
+                f"tools/mutate.py {arguments}` again"]
+    return [f"{name} changed since the mutation report was made: run `nice -n 19 python "
+            f"tools/mutate.py {arguments}` again (the saved report is of other code)"
+            for name, digest in sorted(report["sha256"].items())
+            if hashlib.sha256((root / name).read_bytes()).hexdigest() != digest]
+
+
+def _documented_commands(doc: str) -> dict[str, str]:
+    """The arguments of each game's documented mutation command, by game."""
+    section = doc[doc.index("## Proof that the tests bite: the mutation run"):]
+    commands = re.findall(r"^nice -n 19 python tools/mutate.py (.*)$", section, re.M)
+    return {re.search(r"--game (\w+)", c).group(1): c for c in commands}
 
 
 def test_the_docs_give_the_last_result_of_each_engine() -> None:
     """docs/properties.md's table of results is the saved reports of tools/mutation-reports/,
-    scored with today's equivalent list, and each engine keeps at least 90%."""
+    scored with today's equivalent list, and each engine keeps at least 90%. A report made on
+    other code than today's engine files is stale: the test fails naming the command to run
+    again (any change to an engine file, even one that moves no mutant)."""
     doc = (ROOT / "docs" / "properties.md").read_text(encoding="utf-8")
     lines = doc.splitlines()
     start = lines.index("| engine | seed | sampled (of all) | killed | can change behaviour "
@@ -180,11 +221,15 @@ def test_the_docs_give_the_last_result_of_each_engine() -> None:
             break
         rows.append([cell.strip() for cell in line.strip("|").split(" | ")])
     equivalent = json.loads((ROOT / "tools" / "mutate_equivalent.json").read_text())
+    commands = _documented_commands(doc)
     engines = []
     for row in rows:
         engine = row[0].strip("`")
         engines.append(engine)
         saved = json.loads((ROOT / "tools" / "mutation-reports" / f"{engine}.json").read_text())
+        assert f"--report tools/mutation-reports/{engine}.json" in commands[engine], engine
+        changed = stale(saved, ROOT, commands[engine])
+        assert not changed, "\n".join(changed)
         report = mutate.rescore(saved, equivalent)
         assert "partial" not in report and report["files"] == sorted(
             mutate.GAMES[engine]["files"]), engine
@@ -207,5 +252,4 @@ def test_the_docs_commands_use_options_the_tool_has(capsys) -> None:
     helped = set(re.findall(r"--[a-z-]+", capsys.readouterr().out))
     named = set(re.findall(r"`(--[a-z][a-z-]*)", section)) | set(re.findall(r" (--[a-z][a-z-]*)", section))
     assert named and named <= helped, named - helped
-    commands = re.findall(r"^nice -n 19 python tools/mutate.py (.*)$", section, re.M)
-    assert {re.search(r"--game (\w+)", c).group(1) for c in commands} == set(mutate.GAMES)
+    assert set(_documented_commands(doc)) == set(mutate.GAMES)

@@ -2,7 +2,7 @@
 
 Usage (from the repository root, in the project's virtual environment)::
 
-    nice -n 19 python tools/mutate.py --game maiko --seed 1 --budget 80
+    nice -n 19 python tools/mutate.py --game maiko --seed 1 --budget 60
     python tools/mutate.py --files pkg/mod.py --tests tests/test_mod.py --seed 3 --budget 20
 
 Every *mutation point* of the chosen files is listed in one fixed order: a comparison flipped
@@ -22,7 +22,9 @@ A survivor is a test gap, or an *equivalent* mutant that no test could kill beca
 not change behaviour. ``tools/mutate_equivalent.json`` lists the equivalent ones by key, each
 with the reason; the score is killed / (sampled - equivalent). The report (``--report``,
 JSON) lists every mutant with its key, place, change and verdict; it holds no times, so the same
-seed, budget, code and tests give the same bytes.
+seed, budget, code and tests give the same bytes. It records the sha256 of each mutated file:
+a report is of that code only (``--retry`` refuses a report of other code, and the tests
+check that the saved reports are of today's engines).
 
 Exit: 0 done; 1 the unmutated tests fail, or the score is under ``--min-score``; 2 bad usage;
 130 interrupted.
@@ -58,7 +60,13 @@ GAMES: dict[str, dict[str, list[str]]] = {
                   "tests/maiko/test_maiko_play.py",
                   *[f"tests/maiko/test_maiko_doctests.py::test_docstring_examples"
                     f"[hanamikoji.engine.maiko.{m}]"
-                    for m in ("components", "actions", "game", "record", "view")]],
+                    for m in ("components", "actions", "game", "record", "view")],
+                  *[f"tests/properties/test_fast_engines.py::test_maiko_{t}" for t in (
+                      "draft_agrees_with_the_reference_at_every_step",
+                      "random_game_is_the_generic_loop_over_the_reference",
+                      "decisions_parse_the_same_by_the_quick_and_the_checked_path")],
+                  *[f"tests/maiko/test_maiko_schema_agreement.py::test_schema_and_validator_{t}"
+                    for t in ("agree_on_malformed", "agree_on_every_decision_key")]],
     },
     "hanamikoji": {
         "files": [f"engine/hanamikoji/{m}.py" for m in ("cards", "rules", "actions", "game",
@@ -66,7 +74,12 @@ GAMES: dict[str, dict[str, list[str]]] = {
         "tests": ["tests/test_engine_edges.py", "tests/test_engine_game.py",
                   "tests/test_engine_record.py",
                   "tests/test_engine_menu.py", "tests/test_doctests.py",
-                  "tests/properties/test_resample.py"],
+                  "tests/properties/test_resample.py",
+                  *[f"tests/properties/test_fast_engines.py::test_hanamikoji_{t}" for t in (
+                      "draft_agrees_with_apply_at_every_step",
+                      "checked_deals_are_the_deals_the_converters_build",
+                      "turns_parse_the_same_looked_up_and_checked")],
+                  "tests/test_oracle_schema.py::test_schema_and_validator_agree_on_malformed"],
     },
 }
 EQUIVALENT_FILE = ROOT / "tools" / "mutate_equivalent.json"
@@ -283,16 +296,19 @@ def verdict(code: int | None, timed_out: bool) -> str:
     """What a test run's exit status says of a mutant: ``killed`` (a test failed, or collection
     or the session broke on the mutant), ``timeout`` (stopped by the hang guard: killed too),
     ``survived`` (every test passed), ``not-imported`` (the tests never loaded the file: survived
-    too). Anything else is a fault of the run, not a verdict (ValueError)."""
+    too). Status 4 is pytest's usage error, which is also its answer when a test named by node
+    id (``file::test``) cannot be collected because its module failed to import: the same
+    arguments ran clean on the unmutated code first, so on a mutant it is the mutant's doing,
+    and killed. Anything else is a fault of the run, not a verdict (ValueError)."""
     if timed_out:
         return "timeout"
     if code == 0:
         return "survived"
     if code == NOT_IMPORTED:
         return "not-imported"
-    if code in (1, 2, 3):
+    if code in (1, 2, 3, 4):
         return "killed"
-    raise ValueError(f"the test run ended with status {code} (4: bad pytest usage, 5: no tests, "
+    raise ValueError(f"the test run ended with status {code} (5: no tests, "
                      f"{FILE_CHANGED}: the file changed during the run)")
 
 
@@ -335,6 +351,9 @@ def run(files: list[pathlib.Path], tests: list[str], *, root: pathlib.Path, seed
         before = {m["key"]: m for m in retry["mutants"]}
         if retry["seed"] != seed or not set(before) <= {every[at]["key"] for at in chosen}:
             raise ValueError("the report to retry is not of this sample of these files")
+        if retry.get("sha256", digests) != digests:
+            raise ValueError("the files changed since the report to retry was made: its verdicts "
+                             "are not of this code; run the whole sample again")
     results = []
     for number, at in enumerate(chosen, 1):
         mutant = dict(every[at])
@@ -356,9 +375,11 @@ def run(files: list[pathlib.Path], tests: list[str], *, root: pathlib.Path, seed
                      f"{mutant['line']} {mutant['before']}  ->  {mutant['after']}")
         if save:
             save(_scored({"seed": seed, "budget": budget, "files": sorted(digests),
-                          "tests": tests, "candidates": len(every), "sampled": len(results),
+                          "sha256": dict(sorted(digests.items())), "tests": tests,
+                          "candidates": len(every), "sampled": len(results),
                           "partial": True, "mutants": results}))
-    return _scored({"seed": seed, "budget": budget, "files": sorted(digests), "tests": tests,
+    return _scored({"seed": seed, "budget": budget, "files": sorted(digests),
+                    "sha256": dict(sorted(digests.items())), "tests": tests,
                     "candidates": len(every), "sampled": len(results), "mutants": results})
 
 

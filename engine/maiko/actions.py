@@ -181,5 +181,3 @@ class EndTurn(_Ordered):
 
 Decision = Union[Layout, Flip, Danna, OkaSan, OneSan, OneSanStop, Sabanto, Sweep, EndTurn]
 DECISION_TYPES = (Layout, Flip, Danna, OkaSan, OneSan, OneSanStop, Sabanto, Sweep, EndTurn)
-#: The tutor each visit pays (the first One-san look pays; later looks and the stop do not).
-TUTOR_OF = {Danna: 0, OkaSan: 1, OneSan: 2, Sabanto: 3}

@@ -1,2 +1,3 @@
 """Maiko's spec: the normative rules (rules.md) and the JSON Schema of its records
-(record.schema.json, written by :func:`hanamikoji.engine.maiko.record.write_schema`)."""
+(record.schema.json, the text of :func:`hanamikoji.engine.maiko.record.schema_text`, which
+``hanamikoji schema --game maiko`` prints)."""

@@ -15,6 +15,7 @@ from hanamikoji.engine.maiko import (
     Config,
     Danna,
     Flip,
+    Layout,
     Tutor,
     new_game,
     observe,
@@ -92,6 +93,9 @@ def test_decisions_order_among_themselves_only() -> None:
     small, large = Flip(2), Danna(0)
     assert small < large and small <= large and large > small and large >= small
     assert small <= Flip(2) and small >= Flip(2) and not small < Flip(2)
+    layouts = [Layout((1, 0)), Layout((0, 2)), Layout((0, 1))]
+    assert sorted(layouts) == [Layout((0, 1)), Layout((0, 2)), Layout((1, 0))]
+    assert Layout((1, 0)) < small  # the layout, the chance outcome, sorts first
     for other in (3, "flip 2", None, (1, 2)):
         for compare in (operator.lt, operator.le, operator.gt, operator.ge):
             with pytest.raises(TypeError):
@@ -134,3 +138,76 @@ def test_a_views_maiko_boards_in_json_name_their_tiles() -> None:
     state = play(start(configure(2, "white,purple"), ["purple-8", "white-8"]), "flip 0", "flip 1")
     boards = view_to_json(observe(state, 1))["maiko_boards"]
     assert boards[0] == [[]] * 8 + [["white-8", "purple-8"]] and boards[1] == [[]] * 9
+    state = play(start(configure(2, "pink,green"), ["green-8", "pink-8"]), "flip 0", "flip 1")
+    boards = view_to_json(observe(state, 0))["maiko_boards"]
+    assert boards[0] == [[]] * 8 + [["pink-8", "green-8"]]  # green, the last colour, too
+
+
+@pytest.mark.parametrize("obj", [[], 5, "maiko-record/1", None, ["format"]])
+def test_a_record_that_is_not_an_object_is_malformed_at_the_root(obj) -> None:
+    """Anything but a JSON object is malformed at ``$`` (never an AttributeError)."""
+    with pytest.raises(MalformedRecordError) as caught:
+        read_record(obj)
+    assert caught.value.path == "$" and "expected a record object" in str(caught.value)
+
+
+@checks("MK-SETUP-1")
+def test_config_make_defaults_to_two_players() -> None:
+    """MK-SETUP-1: ``Config.make()`` is the 2-player game, with its default colours."""
+    assert Config.make() == Config.make(2) == Config.make(2, None, None)
+    assert Config.make().players == 2 and len(Config.make().colours) == 2
+
+
+def test_a_draft_refuses_what_is_not_a_decision() -> None:
+    """``Draft.play`` refuses junk as ``apply`` does, with an InvalidActionError, and nothing
+    changes."""
+    from hanamikoji.engine.maiko.game import Draft
+
+    state = random_game(Config.make(3), 4)
+    draft = Draft.of(state)
+    for junk in ("junk", None, 3, ("flip", 0)):
+        with pytest.raises(InvalidActionError, match="not a maiko decision"):
+            draft.play(junk)  # type: ignore[arg-type]
+    assert draft.freeze() == state
+
+
+@checks("MK-TURN-2")
+def test_a_record_cutting_a_turn_or_running_one_on_says_which() -> None:
+    """MK-TURN-2: a turn's steps split in two turns leave the first turn unfinished when the
+    second starts; two turns' steps joined in one run past the end of the first."""
+    record = json.loads(json.dumps(to_record(random_game(Config.make(2), 1))))
+    t = next(i for i, turn in enumerate(record["turns"]) if len(turn["steps"]) >= 2)
+    turn = record["turns"][t]
+    split = json.loads(json.dumps(record))
+    split["turns"][t:t + 1] = [{"player": turn["player"], "steps": turn["steps"][:1]},
+                               {"player": turn["player"], "steps": turn["steps"][1:]}]
+    with pytest.raises(IllegalRecordError) as caught:
+        read_record(split)
+    assert caught.value.rule == "MK-TURN-2"
+    assert f"turn {t} is not over: the record starts turn {t + 1}" in str(caught.value)
+    joined = json.loads(json.dumps(record))
+    joined["turns"][t:t + 2] = [{"player": turn["player"],
+                                 "steps": turn["steps"] + record["turns"][t + 1]["steps"]}]
+    with pytest.raises(IllegalRecordError) as caught:
+        read_record(joined)
+    assert caught.value.rule == "MK-TURN-2"
+    assert f"turn {t} ended before this step" in str(caught.value)
+
+
+@checks("MK-COMP-1", "MK-COMP-5", "MK-SETUP-1")
+@pytest.mark.parametrize("kind, key, others, high", [
+    ("flip", "space", {}, 80), ("danna", "space", {}, 80), ("one-san", "space", {}, 80),
+    ("oka-san", "owner", {"item": 0}, 3), ("oka-san", "item", {"owner": 0}, 8),
+    ("sabanto", "item", {"colour": "white"}, 8), ("sweep", "item", {"colour": None}, 8)])
+def test_a_decision_number_out_of_range_names_its_range(kind, key, others, high) -> None:
+    """MK-COMP-5 spaces 0 to 80, MK-COMP-1 items 0 to 8, MK-SETUP-1 players 0 to 3: a number out
+    of range in a decision's JSON is refused, the message giving the range it takes (from 0,
+    whichever side it falls off); the range's ends are decisions."""
+    from hanamikoji.engine.maiko.record import decision_from_json
+
+    for bad in (-1, high + 1):
+        with pytest.raises(InvalidActionError) as caught:
+            decision_from_json({"kind": kind, key: bad, **others}, "$")
+        assert f"$.{key}: expected a whole number from 0 to {high}, not {bad}" in str(caught.value)
+    for good in (0, high):
+        assert decision_from_json({"kind": kind, key: good, **others}, "$") is not None

@@ -5,6 +5,7 @@ errors that name the rule a decision breaks. Positions are built by decisions
 
 from __future__ import annotations
 
+import pathlib
 import random
 
 import attrs
@@ -38,13 +39,15 @@ from hanamikoji.engine.maiko import (
     tile_name,
 )
 from hanamikoji.engine.maiko.components import COLUMNS, ROWS
-from hanamikoji.engine.maiko.game import DOWN, EMPTY, UP, Phase, is_static
+from hanamikoji.engine.maiko.game import DOWN, EMPTY, UP, Phase, filled, is_static
 from hanamikoji.engine.maiko.view import HIDDEN
 from hanamikoji.properties.maiko import invariants as inv
 from hanamikoji.properties.maiko.scenarios import configure, play, random_game, start
 from hanamikoji.properties.core.cite import checks
 
-PINK_GREEN = configure(2, "pink,green")  # pink is player 0, green 1; white goes to the box
+PINK_GREEN = configure(2, "pink,green")
+RULES_TEXT = (pathlib.Path(__file__).resolve().parents[2] / "spec" / "maiko" / "rules.md").read_text(
+    encoding="utf-8")  # pink is player 0, green 1; white goes to the box
 
 
 def at(item: int, colour: int) -> int:
@@ -81,9 +84,14 @@ def test_MK_COMP_2_tokens_and_tutor_cards() -> None:
 
 @checks("MK-COMP-3")
 def test_MK_COMP_3_rows_and_columns() -> None:
-    """MK-COMP-3: item i sits in row i // 3 and column i % 3."""
-    for item in range(9):
-        assert item in ROWS[item // 3] and item in COLUMNS[item % 3]
+    """MK-COMP-3: item i sits in row i // 3 and column i % 3: three rows and three columns, the
+    lines read from the rule's text (the reference engine shares the tables, so they are checked
+    against the text, not against it)."""
+    text = RULES_TEXT.split("**MK-COMP-3**")[1].split("\n")[0]
+    assert "three rows and three columns" in text
+    assert "item i sits in row i // 3 and column i % 3" in text
+    assert ROWS == tuple(tuple(i for i in range(9) if i // 3 == r) for r in range(3))
+    assert COLUMNS == tuple(tuple(i for i in range(9) if i % 3 == c) for c in range(3))
 
 
 @checks("MK-COMP-4")
@@ -450,6 +458,19 @@ def test_MK_COL_1_column_token() -> None:
     """MK-COL-1: filling the last empty item space of a column gives a token."""
     state = play(_column_game(), "danna 4")
     assert state.hands[0] == 1 and state.cards[Tutor.DANNA] == 1 and state.pool == 13
+
+
+@checks("MK-COL-1")
+def test_MK_COL_1_only_a_column_pays() -> None:
+    """MK-COL-1: items 0, 3 and 6 are a column (a token when the last is filled by a pair);
+    items 0, 4 and 6 are not (no token for filling the last of them)."""
+    for items, gains in (((0, 3, 6), 1), ((0, 4, 6), 0)):
+        state = start(PINK_GREEN, [f"pink-{i}" for i in items for _ in range(2)])
+        state = play(state, "flip 0", "flip 1", "flip 2", "flip 3", "flip 4")
+        before = state.hands[0]
+        state = play(state, "flip 5")
+        assert state.current == 0 and [filled(state.boards[0], i) for i in items] == [True] * 3
+        assert state.hands[0] - before == gains, items
 
 
 @checks("MK-COL-2")
