@@ -85,6 +85,29 @@ def run_shard(shard: Shard) -> str:
     return getattr(importlib.import_module(module), function)(*shard.args)
 
 
+_written = 0  # the blobs this process has written (:func:`run_shard_to_file`)
+
+
+def run_shard_to_file(shard: Shard, folder: str) -> tuple[str, str]:
+    """In a worker of :class:`Local`: the blob of ``shard``, written to a file of ``folder``,
+    and ``("file", its path)``. So only a message of a few bytes goes back through the pool's
+    pipe, which a pipe takes whole (up to ``PIPE_BUF`` bytes): a blob of a hundred kilobytes
+    goes through in pieces, and a worker stopped by SIGTERM (Ctrl-C, :func:`_exit_on_term`)
+    between two of them left the pool's reader waiting for ever for the rest, and the command
+    with it (1 Ctrl-C in 20 on a loaded machine). A blob that cannot be written (a full disk)
+    comes back itself, ``("blob", blob)``."""
+    global _written
+    blob = run_shard(shard)
+    _written += 1
+    path = os.path.join(folder, f"{os.getpid()}-{_written}.blob")
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(blob)
+    except OSError:
+        return ("blob", blob)
+    return ("file", path)
+
+
 def digest(blob: str) -> str:
     """The SHA-256 of a blob's UTF-8 bytes, in hex."""
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
@@ -367,6 +390,7 @@ class Local:
         self.out: list[_LocalPending] = []
         self.closed = False
         self.groups: str | None = None
+        self.blobs: str | None = None  # the folder of :func:`run_shard_to_file`
 
     def _start(self) -> None:
         import sys
@@ -375,6 +399,8 @@ class Local:
 
         if self.groups is None:
             self.groups = tempfile.mkdtemp(prefix="campaign-bot-groups-")
+        if self.blobs is None:
+            self.blobs = tempfile.mkdtemp(prefix="campaign-blobs-")
         self.started = self.context.SimpleQueue()
         self.pids: set[int] = set()
         self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
@@ -433,11 +459,13 @@ class Local:
         else:
             self.executor.shutdown(wait=True)
         self.started.close()
-        if self.groups is not None:
-            import shutil
+        import shutil
 
+        if self.groups is not None:
             _end_groups(self.groups)
             shutil.rmtree(self.groups, ignore_errors=True)
+        if self.blobs is not None:  # the blobs of shards stopped, or never taken back
+            shutil.rmtree(self.blobs, ignore_errors=True)
 
 
 class _LocalPending:
@@ -448,7 +476,7 @@ class _LocalPending:
 
     def resubmit(self) -> None:
         self.executor = self.backend.executor
-        self.future = self.executor.submit(run_shard, self.shard)
+        self.future = self.executor.submit(run_shard_to_file, self.shard, self.backend.blobs)
 
     def done(self) -> bool:
         """Finished with its blob (a shard whose worker ended is not done: it runs again)."""
@@ -460,11 +488,16 @@ class _LocalPending:
 
         while True:
             try:
-                blob = str(self.future.result())
+                kind, value = self.future.result()
             except BrokenProcessPool:
                 self.backend.lost(self.executor)
                 continue
             self.backend.out.remove(self)
+            if kind == "blob":
+                return str(value)
+            with open(value, encoding="utf-8") as file:
+                blob = file.read()
+            os.remove(value)
             return blob
 
 

@@ -64,3 +64,8 @@ class LastFirst(Shuffled):
     def __init__(self) -> None:
         super().__init__(seed=0)
         self.rng.shuffle = lambda items: None  # the pops then take the last handed out
+
+
+def echo(blob: str) -> str:
+    """A shard task whose blob is its argument."""
+    return blob

@@ -228,3 +228,27 @@ def test_the_commands_of_the_campaigns_doc_parse():
     assert len(commands) >= 6
     for command in commands:
         build_parser().parse_args(shlex.split(command)[1:])
+
+
+def test_a_local_workers_blob_comes_back_in_a_message_a_pipe_takes_whole(tmp_path):
+    """A worker of ``--workers N`` writes its shard's blob to a file and sends back only the
+    file's name, a message shorter than ``PIPE_BUF``, which a pipe takes whole: a blob sent
+    through the pool's pipe goes in pieces, and a worker stopped by Ctrl-C's SIGTERM between two
+    of them left the pool's reader, and the command, waiting for ever (2 Ctrl-Cs in 40 of
+    ``simulate --workers 2`` on a loaded machine)."""
+    import pickle
+    import select
+
+    blob = "x" * (4 << 20)
+    message = C.run_shard_to_file(C.Shard("big", "campaign_backends:echo", (blob,)),
+                                  str(tmp_path))
+    assert len(pickle.dumps(message)) < select.PIPE_BUF
+    assert message[0] == "file" and Path(message[1]).read_text() == blob
+
+
+def test_local_blobs_are_the_shards_and_leave_no_file(tmp_path):
+    shards = [C.Shard(f"s{i}", "campaign_backends:echo", (f"{i}" * (100_000 + i),))
+              for i in range(5)]
+    backend = C.Local(2)
+    assert _merged(shards, backend) == "".join(f"{i}" * (100_000 + i) for i in range(5))
+    assert backend.blobs is not None and not Path(backend.blobs).exists()
