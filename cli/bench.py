@@ -424,9 +424,10 @@ def bench_integrations(ctx: Context) -> list[dict[str, Any]]:
 
 #: The campaign sizes of the default game and of the others (whose games last longer): games
 #: simulated (and records validated), games diffed, shard size of the diff. Big enough that the
-#: start of the processes weighs little (some 0.2 s: 20,000 Hanamikoji games now take under
-#: 2 s in one process, 400 Maiko games 0.6 s), small enough for a bench.
-_CAMPAIGN_SIZES = ((50000, 60, 10), (2000, 16, 4))
+#: start of the processes weighs little (the fork server and its workers take some 0.3 s to
+#: start, and each diff shard its adapter: 50,000 Hanamikoji games now take some 4 s in one
+#: process, a tenth of which two workers spent starting), small enough for a bench.
+_CAMPAIGN_SIZES = ((200000, 120, 20), (2000, 32, 4))
 
 
 def _speedup(rows: list[dict[str, Any]], what: str, unit: str, amount: int,

@@ -91,3 +91,23 @@ def test_a_notation_is_read_in_one_process(files, capsys):
     assert code == 2 and out == "" and err == (
         "hanamikoji validate: error: --notation is read in one process: leave out --workers, "
         "--resume and --scheduler (and HANAMIKOJI_SCHEDULER)\n")
+
+
+@pytest.mark.parametrize("last", ["valid", "illegal"])
+def test_one_record_through_shards_says_its_result_as_one_process_does(files, tmp_path, capsys,
+                                                                       last):
+    """A valid record's verdict travels as a line the merge counts without reading it; the
+    summary of a single record still gives its result, as in one process, and a valid record
+    after the others is the one the summary of one record would name."""
+    lines = Path(files[1]).read_text().splitlines()
+    one = tmp_path / "one.jsonl"
+    if last == "valid":
+        one.write_text(lines[0] + "\n")
+    else:
+        record = json.loads(lines[0])
+        record["first_player"] = 1 - record["first_player"]  # replays otherwise: illegal
+        one.write_text(json.dumps(record) + "\n")
+    alone = _run([str(one)], capsys)
+    assert alone[1].splitlines()[-1].startswith(f"1 record: {last}")
+    assert _run(["--workers", "2", "--shard-size", "1", str(one)], capsys) == alone
+    assert _run(["--resume", str(tmp_path / "run"), str(one)], capsys) == alone

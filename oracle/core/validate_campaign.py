@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 # one process, what a bot arena runs after each game, starts without it.
 
 _TASK = "hanamikoji.oracle.core.validate_campaign:validate_shard"
+#: How a shard's line of a valid record starts (its verdict's text, ``valid: ...``, first).
+_VALID = '["valid: '
 _BLOCK = 1 << 20
 
 
@@ -179,6 +181,9 @@ def run_campaign(args: argparse.Namespace) -> int:
     tally = V.Tally()
     out: IO[str] = sys.stdout
 
+    quiet = not args.json  # text: a valid record is only counted
+    unread: tuple[str, int, str] | None = None
+
     def write(verdict: V.Verdict) -> None:
         if args.json:
             out.write(json.dumps(verdict.to_json()) + "\n")
@@ -188,6 +193,7 @@ def run_campaign(args: argparse.Namespace) -> int:
     try:
         for item in inputs:
             if item.shards is None:
+                unread = None
                 for verdict, _, _ in V.records([item.path], tally, "validate", forced):
                     write(verdict)
                 continue
@@ -199,6 +205,7 @@ def run_campaign(args: argparse.Namespace) -> int:
                 lines = blob.splitlines()
                 if not json.loads(lines[0])["clean"]:
                     fallen = True
+                    unread = None
                     try:
                         for verdict in _rest(item.path, piece, tally, forced):
                             write(verdict)
@@ -211,6 +218,14 @@ def run_campaign(args: argparse.Namespace) -> int:
                     continue
                 base = tally.records
                 for line in lines[1:]:
+                    if quiet and line.startswith(_VALID):
+                        # a valid record prints nothing: counted, and read only if it is the
+                        # last (the summary of one record says its result)
+                        tally.records += 1
+                        tally.counts[V.Status.VALID] += 1
+                        unread = (line, base, item.path)
+                        continue
+                    unread = None
                     said, data = json.loads(line)
                     data["index"] += base
                     judgement = V.Judgement(V.Status(data["status"]), data["message"])
@@ -224,6 +239,11 @@ def run_campaign(args: argparse.Namespace) -> int:
                 tally.unreadable += 1
                 print(f"hanamikoji validate: error: {item.path} holds no record (it is empty)",
                       file=sys.stderr)
+        if unread is not None:
+            line, base, path = unread
+            _, data = json.loads(line)
+            tally.last = V.Verdict(data["index"] + base, path, data["line"],
+                                   V.Judgement(V.Status.VALID, data["message"]))
         if not args.json:
             print(tally.summary())
         out.flush()
