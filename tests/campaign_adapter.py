@@ -14,7 +14,9 @@ import threading
 def main(folder: str) -> None:
     here = pathlib.Path(folder)
     if (here / "hang").exists():
-        (here / f"{os.getpid()}.pid").write_text(str(os.getpid()))
+        # whole or not at all: the test reads it as soon as it is there (written, then named)
+        (here / f"{os.getpid()}.tmp").write_text(str(os.getpid()))
+        os.replace(here / f"{os.getpid()}.tmp", here / f"{os.getpid()}.pid")
         threading.Event().wait()
     os.execv(sys.executable, [sys.executable, "-m", "hanamikoji.oracle.core.adapter"])
 

@@ -27,6 +27,7 @@ if str(TESTS) not in sys.path:  # campaign_backends and test_referee are modules
     sys.path.insert(0, str(TESTS))
 
 from campaign_backends import Shuffled  # noqa: E402
+from test_diff_hardening import processes_with  # noqa: E402
 from test_referee import gone  # noqa: E402
 
 HANAMIKOJI = [sys.executable, "-m", "hanamikoji"]
@@ -115,20 +116,6 @@ def test_resume_plays_only_the_shards_not_stored_whole(capsys, tmp_path):
     assert "it holds the shards of another campaign (seed 7, not 8)" in capsys.readouterr().err
 
 
-def _processes_naming(text: str) -> list[int]:
-    """The processes whose command line holds ``text`` (Linux's /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as file:
-                    if text.encode() in file.read():
-                        found.append(int(entry))
-            except OSError:
-                pass
-    return found
-
-
 def _wait_for(path: Path, process: subprocess.Popen, bound: float = 120) -> None:
     stop = time.monotonic() + bound
     while not path.exists():  # an event: the file appears
@@ -154,7 +141,7 @@ def test_ctrl_c_keeps_the_finished_shards_and_leaves_no_bot(tmp_path):
     out, err = process.communicate(timeout=120)
     assert (process.returncode, err, out) == (130, "hanamikoji: interrupted\n", "")
     assert gone(int(pidfile.read_text()))
-    assert all(gone(pid) for pid in _processes_naming(str(pidfile)))
+    assert all(gone(pid) for pid in processes_with(str(pidfile)))
     assert not (tmp_path / "out").exists()
     for name in ("games-000000000000-000000000001", "games-000000000002-000000000003"):
         lines = (folder / f"{name}.out").read_text().splitlines()
@@ -181,7 +168,7 @@ def test_a_worker_killed_mid_game_leaves_no_bot_and_loses_no_game(tmp_path):
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     assert gone(bot, bound=5)
-    assert all(gone(pid, bound=5) for pid in _processes_naming(str(pidfile)))
+    assert all(gone(pid, bound=5) for pid in processes_with(str(pidfile)))
     one = subprocess.run([*argv, "--out", str(tmp_path / "one")], capture_output=True,
                          text=True)
     assert one.stdout == out and json.loads(out)["standings"][1]["forfeits"] == 2
