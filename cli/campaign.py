@@ -47,6 +47,7 @@ from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 import attrs
 
 from hanamikoji.cli.base import SCHEDULER_VARIABLE, UsageError, scheduler_address  # noqa: F401 (both said here too)
+from hanamikoji.engine.core.deferred import sigint_to_main_thread, sigint_unblocked
 
 #: The environment variable that names a Dask scheduler when ``--scheduler`` is not given.
 
@@ -256,6 +257,7 @@ def ignore_interrupts(started: Any = None, environ: dict[str, str] | None = None
         sys.path[:] = path
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_term)
+    sigint_unblocked()  # started within sigint_to_main_thread: its children take Ctrl-C as usual
     if started is not None:
         started.put(os.getpid())
 
@@ -476,7 +478,9 @@ class _LocalPending:
 
     def resubmit(self) -> None:
         self.executor = self.backend.executor
-        self.future = self.executor.submit(run_shard_to_file, self.shard, self.backend.blobs)
+        # The executor starts its manager thread and its workers on a submit
+        with sigint_to_main_thread():
+            self.future = self.executor.submit(run_shard_to_file, self.shard, self.backend.blobs)
 
     def done(self) -> bool:
         """Finished with its blob (a shard whose worker ended is not done: it runs again)."""
@@ -514,7 +518,8 @@ class Dask:
         self.own = client is None
         if client is None:
             try:
-                client = distributed.Client(address, timeout="10s", set_as_default=False)
+                with sigint_to_main_thread():  # the client's event-loop thread
+                    client = distributed.Client(address, timeout="10s", set_as_default=False)
             except (OSError, TimeoutError, ValueError) as error:
                 raise UsageError(f"--scheduler {address}: cannot reach a Dask scheduler there "
                                  f"({str(error).splitlines()[0] if str(error) else 'no answer'})"

@@ -68,6 +68,19 @@ def _workers_running(pid: int) -> bool:
     return ready >= 2
 
 
+def _masks(pid: int) -> list[bool]:
+    """Whether each thread of ``pid`` blocks SIGINT, the main thread first."""
+    blocks = []
+    for thread in sorted(os.listdir(f"/proc/{pid}/task"), key=lambda t: (t != str(pid), t)):
+        try:
+            status = open(f"/proc/{pid}/task/{thread}/status").read()
+        except OSError:
+            continue
+        blocked = int(re.search(r"SigBlk:\s+([0-9a-f]+)", status).group(1), 16)
+        blocks.append(bool(blocked & (1 << (signal.SIGINT - 1))))
+    return blocks
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
 def test_ctrl_c_with_workers_says_what_finished_and_prints_no_blank_summary():
     """Ctrl-C to the whole group, as a terminal sends it, once both workers run (an event read
@@ -81,6 +94,11 @@ def test_ctrl_c_with_workers_says_what_finished_and_prints_no_blank_summary():
         while not _workers_running(process.pid):
             assert process.poll() is None, process.communicate()
             time.sleep(0.01)
+        # The pool's threads leave Ctrl-C to the main thread; the workers take it as usual
+        threads = _masks(process.pid)
+        assert len(threads) > 1 and all(threads[1:]) and not threads[0], threads
+        assert not any(mask for child in _children(process.pid)
+                       for worker in _children(child) for mask in _masks(worker))
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=300)  # generous: only so that a hang fails
     finally:

@@ -16,6 +16,7 @@ Ctrl-C stops it with one line, ``interrupted``, and exit code 130.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import random
 import signal
@@ -26,6 +27,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
+from hanamikoji.engine.core.deferred import sigint_deferred
 from hanamikoji.engine.core.game import CHANCE
 from hanamikoji.integrations import openspiel as O
 
@@ -98,9 +100,22 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     try:
         if args.workers > 1:
-            with multiprocessing.Pool(args.workers, initializer=ignore_interrupts) as pool:
-                results = pool.map(play_one, jobs,
-                                   chunksize=max(1, len(jobs) // (8 * args.workers)))
+            with contextlib.ExitStack() as stack:
+                # Made with Ctrl-C held back (the toolkit's sigint_deferred): one that landed
+                # while the pool forks could be lost in a fork hook, or leave a half-made pool
+                # that makes a new worker as the process ends. Held, it comes once the pool is
+                # in the stack, whose exit ends it.
+                with sigint_deferred():
+                    pool = stack.enter_context(
+                        multiprocessing.Pool(args.workers, initializer=ignore_interrupts))
+                running = pool.map_async(play_one, jobs,
+                                         chunksize=max(1, len(jobs) // (8 * args.workers)))
+                # Waited for in short spells: Python runs a signal's handler in the main thread,
+                # but the kernel may give Ctrl-C to any thread (numpy starts one, the pool three),
+                # and a wait for the whole run would never wake to see it.
+                while not running.ready():
+                    running.wait(0.2)
+                results = running.get()
         else:
             results = [play_one(job) for job in jobs]
     except KeyboardInterrupt:  # leaving the ``with`` has terminated the workers

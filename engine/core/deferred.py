@@ -1,4 +1,4 @@
-"""Ctrl-C held back while a short piece of work must end whole.
+"""Ctrl-C held back while a short piece of work must end whole, and left to the main thread.
 
 Some work must not be cut in the middle by an interrupt: a file copied over its old contents,
 the bot processes of a game being ended one after another, an object of a library being made.
@@ -41,3 +41,31 @@ def sigint_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
         if came:
             signal.raise_signal(signal.SIGINT)
+
+
+@contextmanager
+def sigint_to_main_thread() -> Iterator[None]:
+    """Start threads in the block with SIGINT blocked in them (a new thread takes its creator's
+    signal mask), so that the kernel gives a Ctrl-C to the main thread. Python runs its handlers
+    only in the main thread, and a main thread waiting on a lock wakes for a signal only if the
+    signal is given to it: one taken by a helper thread blocked in a read or a write (a process
+    pool's manager, a z3 check, a reader of a pipe) would wake nobody until the wait ended by
+    itself, perhaps never. Processes started in the block inherit the mask too: one that may
+    start others, or must answer Ctrl-C, unblocks it (:func:`sigint_unblocked`). Elsewhere than
+    the main thread, or without signal masks, the block runs as it is."""
+    if not hasattr(signal, "pthread_sigmask") or (
+            threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def sigint_unblocked() -> None:
+    """Unblock SIGINT in this thread: a worker process started within
+    :func:`sigint_to_main_thread` calls it first, so that what it starts takes Ctrl-C as usual."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

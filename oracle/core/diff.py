@@ -45,6 +45,7 @@ import attrs
 
 from hanamikoji.cli import interrupt
 from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.engine.core.deferred import sigint_to_main_thread
 from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.oracle.core.extension import extension
@@ -325,9 +326,10 @@ class Engine:
         self._channel = _Channel(self.process.stdout)
         self._stderr = bytearray()
         self._stderr_done = threading.Event()
-        threading.Thread(target=self._read_stderr,
-                         args=(self.process.stderr, self._stderr, self._stderr_done),
-                         daemon=True).start()
+        with sigint_to_main_thread():
+            threading.Thread(target=self._read_stderr,
+                             args=(self.process.stderr, self._stderr, self._stderr_done),
+                             daemon=True).start()
 
     @staticmethod
     def _read_stderr(stream: Any, tail: bytearray, done: threading.Event) -> None:

@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import enum
 import re
-import signal
 import threading
 import time
 from collections import defaultdict
@@ -43,7 +42,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import attrs
 import z3
 
-from hanamikoji.engine.core.deferred import sigint_deferred
+from hanamikoji.engine.core.deferred import sigint_deferred, sigint_to_main_thread
 
 #: z3's resource limit of every check: units of z3's deterministic work counter (the "rlimit
 #: count" statistic of a solver), not time, so a check answers alike on an idle machine and a
@@ -223,20 +222,6 @@ def fresh_context() -> Iterator[z3.Context]:
         z3.z3._main_ctx = previous
 
 
-def _start_with_sigint_blocked(thread: threading.Thread) -> None:
-    """Start ``thread`` with SIGINT blocked in it (a new thread takes its creator's mask), so the
-    kernel delivers a Ctrl-C to the main thread, which is waiting and runs Python's handler at
-    once: a signal taken by the worker would wake nobody until the check ends."""
-    if not hasattr(signal, "pthread_sigmask"):
-        thread.start()
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        thread.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 def _rlimit_count(engine: Any) -> int:
     statistics = engine.statistics()
     return int(statistics.get_key_value("rlimit count")) if "rlimit count" in statistics.keys() \
@@ -270,7 +255,8 @@ def solve(engine: Any, deadline: Deadline, *assumptions: z3.BoolRef) -> z3.Check
         # would hang it).
         thread = threading.Thread(target=check, name="z3-check", daemon=True)
         try:
-            _start_with_sigint_blocked(thread)
+            with sigint_to_main_thread():
+                thread.start()
             done.wait()
         except KeyboardInterrupt:
             while thread.is_alive():
