@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 import attrs
 
@@ -61,9 +61,6 @@ class Tally:
         self.unfinished += other.unfinished
 
 
-CHUNK = 200  # games per task handed to a worker process
-
-
 def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int, count: int,
                first_player: int, with_records: bool,
                max_turns: int | None = None, rotate: bool = False) -> tuple[Tally, list[str]]:
@@ -78,8 +75,6 @@ def play_chunk(game_name: str, options: Mapping[str, Any], seed: int, start: int
     tally = Tally()
     lines: list[str] = []
     for index in range(start, start + count):
-        if _stop is not None and _stop.is_set():
-            break  # Ctrl-C: the main process stopped reading; only the game in play was kept
         first = first_of(game, config, index) if rotate else first_player
         state = play_game(game, config, seed, index, first, max_turns)
         tally.add(game, state)
@@ -126,26 +121,3 @@ def first_of(game: Game, config: Any, index: int) -> int:
     """``simulate --rotate``: game ``index`` begins with player ``index % players``, so every
     seat begins as often (give or take one), and game i is the same game whatever the workers."""
     return index % game.num_players(config)
-
-
-def chunks(total: int, size: int = CHUNK, start: int = 0) -> Iterator[tuple[int, int]]:
-    """``(start, count)`` pieces covering ``range(start, total)`` in order, made one at a time
-    (``total`` may be larger than any list)."""
-    for first in range(start, total, size):
-        yield first, min(size, total - first)
-
-
-#: In a worker process: the event the main process sets on Ctrl-C (:func:`ignore_interrupts`).
-_stop: Any = None
-
-
-def ignore_interrupts(stop: Any = None) -> None:
-    """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
-    main process answers it (it reports what finished). It then sets ``stop`` (a
-    multiprocessing Event), and the worker ends its chunk after the game in play, so that the
-    command exits after the games in flight, not after whole chunks."""
-    import signal
-
-    global _stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _stop = stop

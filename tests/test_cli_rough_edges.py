@@ -24,7 +24,7 @@ import pytest
 
 from hanamikoji.oracle.core import validate as V
 from hanamikoji.cli.main import main
-from hanamikoji.cli.simulate import chunks, play_game
+from hanamikoji.cli.simulate import play_game
 from hanamikoji.oracle.core.validate import Status, verdicts
 
 TESTS = pathlib.Path(__file__).resolve().parent
@@ -134,12 +134,6 @@ def test_an_empty_path_is_refused(capsys, tmp_path, monkeypatch, argv, option):
 
 
 # --- 3. simulate: flat memory, Ctrl-C ----------------------------------------------------------
-
-
-def test_chunks_are_made_one_at_a_time():
-    pieces = chunks(10 ** 20, 200)
-    assert next(pieces) == (0, 200) and next(pieces) == (200, 200)
-    assert list(chunks(450, 200)) == [(0, 200), (200, 200), (400, 50)]
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

@@ -1,6 +1,5 @@
-"""Ctrl-C on ``simulate --workers N`` exits after the games in play, not after whole chunks of
-games, and prints no summary of nothing (docs/cli.md: exit 130, the summary of the games
-finished)."""
+"""Ctrl-C on ``simulate --workers N`` stops the workers at once and prints no summary of
+nothing (docs/cli.md: exit 130, the summary of the games finished)."""
 
 from __future__ import annotations
 
@@ -9,40 +8,9 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
-
-from hanamikoji.cli import simulate
-from hanamikoji.cli.simulate import CHUNK, play_chunk
-
-
-def test_a_worker_ends_its_chunk_at_the_next_game_once_stopped(monkeypatch):
-    """The stop event, set while a game is in play, ends the chunk after that game: one game,
-    not the chunk's 200."""
-    stop = threading.Event()
-    monkeypatch.setattr(simulate, "_stop", stop)
-    played = []
-    real = simulate.play_game
-
-    def play(*args, **kwargs):
-        played.append(args[3])
-        stop.set()  # Ctrl-C while this game is in play
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(simulate, "play_game", play)
-    tally, _ = play_chunk("hanamikoji", {}, 0, 0, CHUNK, 0, False)
-    assert played == [0] and tally.games == 1
-
-
-def test_a_worker_keeps_the_stop_event_and_leaves_ctrl_c_to_the_main_process(monkeypatch):
-    set_to = {}
-    monkeypatch.setattr(signal, "signal", lambda number, handler: set_to.update({number: handler}))
-    monkeypatch.setattr(simulate, "_stop", None)
-    stop = threading.Event()
-    simulate.ignore_interrupts(stop)
-    assert set_to == {signal.SIGINT: signal.SIG_IGN} and simulate._stop is stop
 
 
 def _children(pid: int) -> list[int]:
