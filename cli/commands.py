@@ -103,6 +103,7 @@ def simulate(args: argparse.Namespace) -> int:
     resume = getattr(args, "resume", None)
     scheduler = scheduler_address(getattr(args, "scheduler", None))
     campaign = args.workers > 1 or resume is not None or scheduler is not None
+    shard_size = args.shard_size or game.simulate_shard
     backend = store = None
     if campaign:
         from hanamikoji.cli.campaign import Store, backend_for
@@ -110,7 +111,7 @@ def simulate(args: argparse.Namespace) -> int:
         store = None if resume is None else Store(resume, {
             "command": "simulate", "game": game.name, "options": options, "seed": args.seed,
             "records": bool(args.records), "max_turns": max_turns, "rotate": rotate,
-            "shard_size": args.shard_size})
+            "shard_size": shard_size})
         # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
         backend = backend_for(args.workers, scheduler)
     progress = progress_bar()
@@ -137,7 +138,7 @@ def simulate(args: argparse.Namespace) -> int:
                     from hanamikoji.cli.campaign import run, seed_shards
 
                     shards = seed_shards("hanamikoji.cli.simulate:simulate_shard", args.games,
-                                         args.shard_size, (game.name, options, args.seed, 0,
+                                         shard_size, (game.name, options, args.seed, 0,
                                                            out is not None, max_turns, rotate))
                     # Game i always uses its own seed (seeded.game_rng), and shards come back
                     # in order, so any number of workers gives the same games, tally, records.

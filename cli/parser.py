@@ -114,7 +114,8 @@ def _simulate(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--rotate", action="store_true",
                      help="rotate the first player by game: game i begins with player i mod "
                           "players (default: player 0 begins every game)")
-    _campaign_options(sim, "games", 100)
+    _campaign_options(sim, "games", None, "games per shard (default: the game's own, about a "
+                      "tenth of a second of play: docs/campaigns.md)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.add_argument("--max-turns", type=_positive, default=None, metavar="N",
                      help="stop a game once it has lasted N of the game's units of length "

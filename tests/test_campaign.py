@@ -14,6 +14,7 @@ from hanamikoji.cli.main import main
 from hanamikoji.cli.simulate import play_chunk, simulate_shard, tally_of
 
 TESTS = Path(__file__).parent
+ROOT = TESTS.parent
 if str(TESTS) not in sys.path:  # campaign_backends is a module of tests/ (not a package)
     sys.path.insert(0, str(TESTS))
 
@@ -149,6 +150,26 @@ def test_resume_refuses_a_folder_of_another_campaign(tmp_path, capsys):
     assert err == (f"hanamikoji simulate: error: --resume {folder}: it holds the shards of another "
                    "campaign (seed 1, not 2); give a new folder\n")
     assert json.loads((tmp_path / "run" / "campaign.json").read_text())["seed"] == 1
+
+
+@pytest.mark.parametrize("game", ["hanamikoji", "maiko"])
+def test_simulate_cuts_the_game_s_own_shards_unless_told_and_the_docs_say_how_many(
+        tmp_path, capsys, game):
+    """Without --shard-size a shard is the game's simulate_shard games (a cheap Hanamikoji game
+    gets ten times as many as a Maiko game), as docs/campaigns.md and docs/cli.md say."""
+    from hanamikoji.engine.core.registry import get
+
+    size = get(game).simulate_shard
+    games = 2 * size + size // 2
+    assert main(["simulate", "--game", game, "--games", str(games), "--max-turns", "1",
+                 "--resume", str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    names = sorted(path.stem for path in (tmp_path / "run").glob("seeds-*.out"))
+    assert names == [C.seed_range_name(first, min(size, games - first))
+                     for first in range(0, games, size)]
+    said = f"{size:,} {get(game).title} games"
+    for doc in ("campaigns.md", "cli.md"):
+        assert said in " ".join((ROOT / "docs" / doc).read_text().split()), (doc, said)
 
 
 def test_a_resumed_simulate_gives_the_same_records_and_tally(tmp_path, capsys):

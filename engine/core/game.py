@@ -153,6 +153,10 @@ class Game(abc.ABC):
     queries_module: ClassVar[str | None] = None
     where_module: ClassVar[str | None] = None
     sample_module: ClassVar[str | None] = None
+    #: Games per shard of a ``simulate`` campaign when ``--shard-size`` is not given: about a
+    #: tenth of a second of play on one core, so that handing a shard out and taking its output
+    #: back costs little beside playing it, and two workers still share a short run evenly.
+    simulate_shard: ClassVar[int] = 100
 
     # --- configuration --------------------------------------------------------------------
 
