@@ -439,8 +439,9 @@ def bench_integrations(ctx: Context) -> list[dict[str, Any]]:
 #: simulated (and records validated), games diffed, shard size of the diff. Big enough that the
 #: start of the processes weighs little (the fork server and its workers take some 0.3 s to
 #: start, and each diff shard its adapter: 50,000 Hanamikoji games now take some 4 s in one
-#: process, a tenth of which two workers spent starting), small enough for a bench.
-_CAMPAIGN_SIZES = ((200000, 120, 20), (2000, 32, 4))
+#: process, a tenth of which two workers spent starting; 120 diffed games, 3.4 s), small enough
+#: for a bench.
+_CAMPAIGN_SIZES = ((200000, 240, 20), (4000, 48, 4))
 
 
 def _speedup(rows: list[dict[str, Any]], what: str, unit: str, amount: int,
