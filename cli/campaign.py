@@ -391,18 +391,24 @@ class Local:
         self.restarts = 0
         self.out: list[_LocalPending] = []
         self.closed = False
+        #: The campaign's temporary folder, made with the first workers: ``groups`` (where
+        #: each worker lists the process groups it runs, :func:`group_started`) and ``blobs``
+        #: (the shards' output files, :func:`run_shard_to_file`); removed on close.
+        self.folder: str | None = None
         self.groups: str | None = None
-        self.blobs: str | None = None  # the folder of :func:`run_shard_to_file`
+        self.blobs: str | None = None
 
     def _start(self) -> None:
         import sys
         import tempfile
         from concurrent.futures import ProcessPoolExecutor
 
-        if self.groups is None:
-            self.groups = tempfile.mkdtemp(prefix="campaign-bot-groups-")
-        if self.blobs is None:
-            self.blobs = tempfile.mkdtemp(prefix="campaign-blobs-")
+        if self.folder is None:
+            self.folder = tempfile.mkdtemp(prefix="hanamikoji-campaign-")
+            self.groups = os.path.join(self.folder, "groups")
+            self.blobs = os.path.join(self.folder, "blobs")
+            os.mkdir(self.groups)
+            os.mkdir(self.blobs)
         self.started = self.context.SimpleQueue()
         self.pids: set[int] = set()
         self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,
@@ -465,9 +471,8 @@ class Local:
 
         if self.groups is not None:
             _end_groups(self.groups)
-            shutil.rmtree(self.groups, ignore_errors=True)
-        if self.blobs is not None:  # the blobs of shards stopped, or never taken back
-            shutil.rmtree(self.blobs, ignore_errors=True)
+        if self.folder is not None:  # with the blobs of shards stopped, or never taken back
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class _LocalPending:

@@ -272,4 +272,4 @@ def test_local_blobs_are_the_shards_and_leave_no_file(tmp_path):
               for i in range(5)]
     backend = C.Local(2)
     assert _merged(shards, backend) == "".join(f"{i}" * (100_000 + i) for i in range(5))
-    assert backend.blobs is not None and not Path(backend.blobs).exists()
+    assert backend.folder is not None and not Path(backend.folder).exists()
