@@ -404,7 +404,7 @@ class Local:
         from concurrent.futures import ProcessPoolExecutor
 
         if self.folder is None:
-            self.folder = tempfile.mkdtemp(prefix="hanamikoji-campaign-")
+            self.folder = tempfile.mkdtemp(prefix="campaign-")
             self.groups = os.path.join(self.folder, "groups")
             self.blobs = os.path.join(self.folder, "blobs")
             os.mkdir(self.groups)
