@@ -62,22 +62,26 @@ class Shard:
     args: tuple[Any, ...] = ()
 
 
-def seed_range_name(first: int, count: int) -> str:
+def seed_range_name(first: int, count: int, unit: str = "seeds") -> str:
     """The name of the shard of games ``first .. first + count - 1``; names sort as the ranges.
 
     >>> seed_range_name(200, 100)
     'seeds-000000000200-000000000299'
+    >>> seed_range_name(50, 50, "games")
+    'games-000000000050-000000000099'
     """
-    return f"seeds-{first:012d}-{first + count - 1:012d}"
+    return f"{unit}-{first:012d}-{first + count - 1:012d}"
 
 
-def seed_shards(task: str, total: int, size: int, args: tuple[Any, ...]) -> Iterator[Shard]:
+def seed_shards(task: str, total: int, size: int, args: tuple[Any, ...],
+                unit: str = "seeds") -> Iterator[Shard]:
     """The shards of games ``0 .. total - 1``, ``size`` games each (the last may be shorter),
     made one at a time (``total`` may be larger than any list): each calls
-    ``task(*args, first, count)``."""
+    ``task(*args, first, count)``, and is named by :func:`seed_range_name` (``unit``: "seeds"
+    for simulate's games of a seed, "games" for diff's and a tournament's)."""
     for first in range(0, total, size):
         count = min(size, total - first)
-        yield Shard(seed_range_name(first, count), task, args + (first, count))
+        yield Shard(seed_range_name(first, count, unit), task, args + (first, count))
 
 
 def run_shard(shard: Shard) -> str:
@@ -391,12 +395,19 @@ class Local:
         self.restarts = 0
         self.out: list[_LocalPending] = []
         self.closed = False
-        #: The campaign's temporary folder, made with the first workers: ``groups`` (where
-        #: each worker lists the process groups it runs, :func:`group_started`) and ``blobs``
-        #: (the shards' output files, :func:`run_shard_to_file`); removed on close.
+        #: The campaign's temporary folder, made with the first workers (see :attr:`groups`
+        #: and :attr:`blobs`); removed on close.
         self.folder: str | None = None
-        self.groups: str | None = None
-        self.blobs: str | None = None
+
+    @property
+    def groups(self) -> str | None:
+        """The folder where each worker lists the process groups it runs (:func:`group_started`)."""
+        return None if self.folder is None else os.path.join(self.folder, "groups")
+
+    @property
+    def blobs(self) -> str | None:
+        """The folder of the shards' output files (:func:`run_shard_to_file`)."""
+        return None if self.folder is None else os.path.join(self.folder, "blobs")
 
     def _start(self) -> None:
         import sys
@@ -405,10 +416,8 @@ class Local:
 
         if self.folder is None:
             self.folder = tempfile.mkdtemp(prefix="campaign-")
-            self.groups = os.path.join(self.folder, "groups")
-            self.blobs = os.path.join(self.folder, "blobs")
-            os.mkdir(self.groups)
-            os.mkdir(self.blobs)
+            os.mkdir(os.path.join(self.folder, "groups"))
+            os.mkdir(os.path.join(self.folder, "blobs"))
         self.started = self.context.SimpleQueue()
         self.pids: set[int] = set()
         self.executor = ProcessPoolExecutor(self.workers, mp_context=self.context,

@@ -23,7 +23,7 @@ import time
 from typing import Any, Sequence
 
 from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.cli.campaign import Shard, Store, backend_for, scheduler_address
+from hanamikoji.cli.campaign import Store, backend_for, scheduler_address, seed_shards
 from hanamikoji.cli.campaign import run as run_shards
 from hanamikoji.oracle.core import diff as D
 
@@ -104,10 +104,8 @@ def run(args: argparse.Namespace) -> int:
         option_values(game, args)  # raises the one-line error of every command
     configs = tuple(D.hooks(game).configs(args))
     size = args.shard_size or SHARD
-    shards = [Shard(f"games-{first:012d}-{first + min(size, args.games - first) - 1:012d}",
-                    _TASK, (argv, game.name, configs, args.seed, args.timeout, args.shrink,
-                            first, min(size, args.games - first)))
-              for first in range(0, args.games, size)]
+    shards = seed_shards(_TASK, args.games, size, (argv, game.name, configs, args.seed,
+                                                   args.timeout, args.shrink), unit="games")
     store = None
     if args.resume is not None:
         store = Store(args.resume, {"command": "diff", "engine": argv, "game": game.name,

@@ -155,12 +155,9 @@ def tournament_shard(tournament: Tournament, first: int, count: int) -> str:
 def shards(tournament: Tournament, total: int, size: int) -> Iterator[Any]:
     """The shards of games ``0 .. total - 1`` of the schedule, ``size`` each, named by their
     games (``games-000000000050-000000000099``)."""
-    from hanamikoji.cli.campaign import Shard
+    from hanamikoji.cli.campaign import seed_shards
 
-    for first in range(0, total, size):
-        count = min(size, total - first)
-        yield Shard(f"games-{first:012d}-{first + count - 1:012d}", _TASK,
-                    (tournament, first, count))
+    return seed_shards(_TASK, total, size, (tournament,), unit="games")
 
 
 # --- standings -----------------------------------------------------------------------------------
