@@ -121,64 +121,165 @@ def digest(blob: str) -> str:
 # --- the store --------------------------------------------------------------------------------
 
 
-class Store:
-    """The shards of a campaign kept in a folder (``--resume DIR``)."""
+#: The files a store keeps for a shard, after its name.
+_SHARD_FILES = (".out", ".sha256")
 
-    def __init__(self, folder: str, description: dict[str, Any]) -> None:
-        self.folder = folder
+
+class Store:
+    """The shards of a campaign kept in a folder (``--resume DIR``).
+
+    The store trusts nothing in the folder that it cannot check. It reads and writes only
+    regular files it names itself, relative to the folder it opened once
+    (:class:`hanamikoji.cli.output.Folder`: never through a link, never waiting on a FIFO), and
+    refuses at once a folder that holds a symbolic link, a FIFO, a device or a socket anywhere,
+    or a folder where a shard's file or ``campaign.json`` goes. Each stored shard is
+    ``NAME.out``: a header line, the campaign's description (``campaign.json``'s, with the
+    toolkit's version) and the shard's name (which says its range), then the blob; and
+    ``NAME.sha256``, the digest of the whole ``NAME.out`` in ``sha256sum``'s format, naming
+    that file. A shard is taken only if all of it checks: the digest, the name in the digest
+    file, the header (this campaign, this shard), and ``check(shard, blob)``, the command's
+    own check of the blob (well formed, as many games or records as its range holds), which
+    returns why it is not, or None. A shard that fails is run again, and one line on stderr
+    says which and why."""
+
+    def __init__(self, folder: str, description: dict[str, Any],
+                 check: Callable[[Shard, str], str | None] | None = None) -> None:
+        from hanamikoji import __version__
+        from hanamikoji.cli.output import Folder, OutputError
+
+        self.check = check
+        description = {**description, "version": __version__}
+        self.command = str(description.get("command", "campaign"))
+        self.description = description
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as error:
             raise UsageError(f"--resume {folder}: cannot make the folder: "
                              f"{error.strerror or error}") from None
-        if not os.path.isdir(folder):
-            raise UsageError(f"--resume {folder}: it is not a folder")
-        manifest = os.path.join(folder, "campaign.json")
-        text = json.dumps(description, sort_keys=True) + "\n"
         try:
-            with open(manifest, encoding="utf-8") as file:
-                before = file.read()
-        except FileNotFoundError:
-            before = None
-        except OSError as error:
-            raise UsageError(f"--resume {folder}: cannot read {manifest}: "
-                             f"{error.strerror or error}") from None
-        if before is not None and before != text:
+            self.folder = Folder(folder)
+        except OutputError:
+            raise UsageError(f"--resume {folder}: it is not a folder") from None
+        self.path = folder
+        self._refuse_strangers()
+        text = json.dumps(description, sort_keys=True) + "\n"
+        before = self._read("campaign.json")
+        if before is not None and before != text.encode("utf-8"):
             raise UsageError(f"--resume {folder}: it holds the shards of another campaign "
                              f"({_differences(before, description)}); give a new folder")
         if before is None:
             self._write("campaign.json", text)
 
-    def _write(self, name: str, text: str) -> None:
-        # Imported here: the output module brings tempfile and random, which a plain
-        # validate (whose handler is a campaign's) does not need.
-        from hanamikoji.cli.output import OutputError, output_file
+    def close(self) -> None:
+        self.folder.close()
+
+    def _refuse_strangers(self) -> None:
+        """Refuse the folder, in one line naming what it holds, if it holds anything but
+        regular files and folders, or a folder named as a file of the store."""
+        import stat
+
+        from hanamikoji.cli.output import OutputError, kind
 
         try:
-            with output_file(os.path.join(self.folder, name)) as out:
+            for name, mode in sorted(self.folder.entries()):
+                ours = name == "campaign.json" or name.endswith(_SHARD_FILES)
+                if stat.S_ISREG(mode) or (stat.S_ISDIR(mode) and not ours):
+                    continue
+                raise UsageError(f"--resume {self.path}: {self.folder.named(name)} is "
+                                 f"{kind(mode)}; a campaign's folder holds only the regular "
+                                 "files it wrote (remove it, or give a new folder)")
+        except OutputError as error:
+            raise UsageError(f"--resume {self.path}: {error}") from None
+
+    def _read(self, name: str) -> bytes | None:
+        from hanamikoji.cli.output import OutputError
+
+        try:
+            return self.folder.read(name)
+        except OutputError as error:
+            raise UsageError(f"--resume {self.path}: {error}") from None
+
+    def _write(self, name: str, text: str) -> None:
+        from hanamikoji.cli.output import OutputError
+
+        try:
+            with self.folder.file(name) as out:
                 out.write(text)
         except OutputError as error:
-            raise UsageError(f"--resume {self.folder}: {error}") from None
+            raise UsageError(f"--resume {self.path}: {error}") from None
 
     def load(self, shard: Shard) -> str | None:
-        """The blob of ``shard`` if it is stored whole (its digest matches), else None."""
-        base = os.path.join(self.folder, shard.name)
-        try:
-            with open(base + ".sha256", encoding="utf-8") as file:
-                expected = file.read().split(" ", 1)[0]
-            with open(base + ".out", encoding="utf-8", newline="") as file:
-                blob = file.read()
-        except (OSError, UnicodeDecodeError):
+        """The blob of ``shard`` if it is stored and checks whole (see the class), else None;
+        a stored shard that does not check is named on stderr, with why."""
+        data = self._read(shard.name + ".out")
+        if data is None:
             return None
-        return blob if digest(blob) == expected else None
+        blob, problem = self._checked(shard, data)
+        if problem is not None:
+            import sys
+
+            print(f"hanamikoji {self.command}: note: --resume {self.path}: shard {shard.name} "
+                  f"runs again: {problem}", file=sys.stderr)
+            return None
+        return blob
+
+    def _checked(self, shard: Shard, data: bytes) -> tuple[str | None, str | None]:
+        """The blob stored as ``data`` for ``shard`` and None, or None and why it is not
+        taken."""
+        listed = self._read(shard.name + ".sha256")
+        if listed is None:
+            return None, f"{shard.name}.sha256 is missing"
+        expected = hashlib.sha256(data).hexdigest()
+        if listed != f"{expected}  {shard.name}.out\n".encode("ascii"):
+            said = listed.split(b" ", 1)
+            if len(said) == 2 and said[1].strip() not in (b"", f"{shard.name}.out".encode()):
+                other = said[1].strip().decode("utf-8", "replace")[:80]
+                return None, f"{shard.name}.sha256 is the digest of another file, {json.dumps(other)}"
+            return None, "its digest does not match"
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None, "it is not UTF-8 text"
+        head, newline, blob = text.partition("\n")
+        if not newline or head != self._header(shard):
+            return None, _misnamed(head, shard.name)
+        if self.check is not None:
+            try:
+                problem = self.check(shard, blob)
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError,
+                    RecursionError) as error:
+                problem = f"it is not a shard's output ({type(error).__name__})"
+            if problem is not None:
+                return None, problem
+        return blob, None
+
+    def _header(self, shard: Shard) -> str:
+        """The first line of ``shard``'s file: which campaign and which shard it is."""
+        return json.dumps({"campaign": self.description, "shard": shard.name}, sort_keys=True)
 
     def save(self, shard: Shard, blob: str) -> None:
-        """Store ``blob`` as ``shard``'s: the blob first, then its digest, each whole."""
-        self._write(shard.name + ".out", blob)
-        self._write(shard.name + ".sha256", f"{digest(blob)}  {shard.name}.out\n")
+        """Store ``blob`` as ``shard``'s: the header and the blob first, then their digest,
+        each whole."""
+        text = self._header(shard) + "\n" + blob
+        self._write(shard.name + ".out", text)
+        self._write(shard.name + ".sha256", f"{digest(text)}  {shard.name}.out\n")
 
 
-def _differences(before: str, description: dict[str, Any]) -> str:
+def _misnamed(head: str, name: str) -> str:
+    """Why the first line ``head`` of a stored shard is not the header of shard ``name`` of
+    this campaign, in words."""
+    try:
+        said = json.loads(head)
+    except ValueError:
+        said = None
+    if not isinstance(said, dict) or "campaign" not in said or "shard" not in said:
+        return "it has no shard header (another format, or not a shard)"
+    if said["shard"] != name:
+        return f"it holds shard {json.dumps(str(said['shard'])[:80])}"
+    return "its header is of another campaign"
+
+
+def _differences(before: bytes, description: dict[str, Any]) -> str:
     """What the stored campaign ``before`` (its ``campaign.json``) has that ``description``
     has not, in words: ``seed 1, not 2``."""
     try:
@@ -187,6 +288,9 @@ def _differences(before: str, description: dict[str, Any]) -> str:
         return "its campaign.json is not this toolkit's"
     if not isinstance(stored, dict):
         return "its campaign.json is not this toolkit's"
+    if "version" not in stored:
+        return ("its shards were made by an earlier version of the toolkit, whose shards say "
+                "not which they are")
     now = json.loads(json.dumps(description))
     keys = sorted(set(stored) | set(now))
     return ", ".join(f"{key} {json.dumps(stored.get(key))}, not {json.dumps(now.get(key))}"
@@ -652,6 +756,8 @@ def run(shards: Iterable[Shard], backend: Backend, store: Store | None = None, *
         raise
     finally:
         backend.close(interrupted=interrupted)
+        if store is not None:
+            store.close()
 
 
 def blobs(shards: Iterable[tuple[Shard, str]]) -> Iterator[str]:

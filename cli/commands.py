@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from hanamikoji.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from hanamikoji.cli.options import game_and_config
 from hanamikoji.cli.output import is_stdout, output_file, shown, streams
-from hanamikoji.cli.simulate import Tally, first_of, play_game, tally_of
+from hanamikoji.cli.simulate import Tally, first_of, play_game, simulate_shard_problem, tally_of
 from hanamikoji.engine.core.words import options_text, plural
 
 
@@ -111,7 +111,7 @@ def simulate(args: argparse.Namespace) -> int:
         store = None if resume is None else Store(resume, {
             "command": "simulate", "game": game.name, "options": options, "seed": args.seed,
             "records": bool(args.records), "max_turns": max_turns, "rotate": rotate,
-            "shard_size": shard_size})
+            "shard_size": shard_size}, simulate_shard_problem)
         # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
         backend = backend_for(args.workers, scheduler)
     progress = progress_bar()

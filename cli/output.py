@@ -30,6 +30,12 @@ replaced only if everything in it is a file the command writes (its own earlier 
 anything else in it (a file of the user's, a subfolder, a link) is refused in one line, the
 folder untouched.
 
+A file the command names itself inside a folder (a campaign's ``--resume DIR``, ``diff --save
+DIR``, the page ``view`` writes beside its records) is written by :class:`Folder`: the folder is
+opened once and every file is made, read and renamed relative to it, never through a link. What
+is already at such a name must be a regular file: a symbolic link, a FIFO, a device, a socket
+or a folder there is refused in one line, never followed, opened for writing, or waited on.
+
 A failure is :class:`OutputError`: one line, such as ``no space left on device writing
 out.jsonl``, that the command line prints with exit code 2.
 """
@@ -460,3 +466,158 @@ def _swap(staging: str, target: str, path: str, replacing: bool) -> None:
     if os.path.lexists(aside):
         print(f"hanamikoji: note: the old {path} is left at {aside}: it could not be removed",
               file=sys.stderr)
+
+
+# --- files the command names inside a folder ----------------------------------------------
+
+
+def kind(mode: int) -> str:
+    """What a file of ``mode`` (an ``lstat``'s) is, in words: ``a symbolic link``."""
+    for test, words in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return words
+    return "a regular file" if stat.S_ISREG(mode) else "a special file"
+
+
+#: How a file of a :class:`Folder` is opened to be read: never through a link at its name
+#: (ELOOP), never waiting for a FIFO's writer.
+_READ = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+class Folder:
+    """A folder whose files the command names itself (``--resume DIR``, ``diff --save DIR``):
+    opened once, its files made, read and renamed relative to that open folder (``dir_fd``),
+    never through a link. A name may hold nothing yet or a regular file; anything else there
+    (a symbolic link, a FIFO, a device, a socket, a folder) is refused with
+    :class:`OutputError`, one line naming it. A link planted after the check is not followed
+    either: a new file is renamed over the name, which replaces the link itself, and a file is
+    read with ``O_NOFOLLOW``. So nothing outside the folder is ever written, and nothing there
+    is waited on. ``shown``: the folder as messages name it; ``make``: make it (and its
+    parents) if it is not there."""
+
+    def __init__(self, path: str, *, shown: str | None = None, make: bool = False) -> None:
+        self.path = path
+        self.shown = path if shown is None else shown
+        try:
+            if make:
+                os.makedirs(path, exist_ok=True)
+            self.descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC
+                                      | getattr(os, "O_DIRECTORY", 0))
+        except OSError as error:
+            if error.errno == errno.ENOTDIR:
+                raise OutputError(f"cannot write into {self.shown}: it is not a folder") from None
+            raise OutputError(f"cannot write into {self.shown}: {reason(error)}") from None
+
+    def close(self) -> None:
+        if self.descriptor >= 0:
+            os.close(self.descriptor)
+            self.descriptor = -1
+
+    def __enter__(self) -> "Folder":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def named(self, name: str) -> str:
+        """The file ``name`` of the folder, as messages name it."""
+        return os.path.join(self.shown, name)
+
+    def status(self, name: str) -> os.stat_result | None:
+        """What is at ``name`` (not followed if it is a link), or None if nothing is."""
+        try:
+            return os.stat(name, dir_fd=self.descriptor, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise OutputError(f"cannot read {self.named(name)}: {reason(error)}") from None
+
+    def refuse(self, name: str, mode: int) -> OutputError:
+        return OutputError(f"{self.named(name)} is {kind(mode)}: only a regular file is "
+                           "read or written there, never followed or replaced")
+
+    def entries(self) -> Iterator[tuple[str, int]]:
+        """Each name in the folder and its ``lstat`` mode (a link's own)."""
+        try:
+            with os.scandir(self.descriptor) as found:
+                for entry in found:
+                    yield entry.name, entry.stat(follow_symlinks=False).st_mode
+        except OSError as error:
+            raise OutputError(f"cannot read {self.shown}: {reason(error)}") from None
+
+    def read(self, name: str, limit: int | None = None) -> bytes | None:
+        """The bytes of the regular file ``name`` (at most ``limit``), or None if there is
+        nothing there; :class:`OutputError` if it is anything but a regular file."""
+        before = self.status(name)
+        if before is None:
+            return None
+        if not stat.S_ISREG(before.st_mode):
+            raise self.refuse(name, before.st_mode)
+        try:
+            handle = os.open(name, _READ, dir_fd=self.descriptor)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            if error.errno == errno.ELOOP:  # made a link since the check
+                raise self.refuse(name, stat.S_IFLNK) from None
+            raise OutputError(f"cannot read {self.named(name)}: {reason(error)}") from None
+        with os.fdopen(handle, "rb") as file:
+            mode = os.fstat(handle).st_mode
+            if not stat.S_ISREG(mode):  # swapped for a FIFO or a device since the check
+                raise self.refuse(name, mode)
+            try:
+                return file.read() if limit is None else file.read(limit)
+            except OSError as error:
+                raise OutputError(f"cannot read {self.named(name)}: {reason(error)}") from None
+
+    @contextmanager
+    def file(self, name: str) -> Iterator[IO[str]]:
+        """A text file written whole to a new file of the folder and renamed over ``name`` when
+        complete (an existing regular file keeps its mode); refused if ``name`` holds anything
+        but a regular file."""
+        where = self.named(name)
+        old = self.status(name)
+        if old is not None and not stat.S_ISREG(old.st_mode):
+            raise self.refuse(name, old.st_mode)
+        temporary, handle = self._new_file(where)
+        out = _text(_Raw(handle, name=where))
+        try:
+            if old is not None:
+                os.fchmod(handle, stat.S_IMODE(old.st_mode))
+            yield out
+            _finish(out, handle, where)
+            os.replace(temporary, name, src_dir_fd=self.descriptor, dst_dir_fd=self.descriptor)
+        except BaseException as error:
+            try:
+                out.close()
+            except (OSError, OutputError):
+                pass
+            try:
+                os.unlink(temporary, dir_fd=self.descriptor)
+            except OSError:
+                pass
+            if isinstance(error, OSError) and not isinstance(error, BrokenPipeError):
+                raise _fail(error, where) from None
+            raise
+        try:
+            os.fsync(self.descriptor)
+        except OSError:
+            pass  # best effort: not every file system can
+
+    def _new_file(self, where: str) -> tuple[str, int]:
+        """A new temporary file of the folder (``.hanamikoji-….tmp``), made with ``O_EXCL``:
+        its name and its descriptor."""
+        import secrets
+
+        flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+                 | getattr(os, "O_NOFOLLOW", 0))
+        while True:
+            temporary = f".hanamikoji-{secrets.token_hex(6)}.tmp"
+            try:
+                return temporary, os.open(temporary, flags, 0o666, dir_fd=self.descriptor)
+            except FileExistsError:
+                continue
+            except OSError as error:
+                raise _fail(error, where) from None

@@ -117,6 +117,41 @@ def simulate_shard(game_name: str, options: Mapping[str, Any], seed: int, first_
     return "".join([tally_json(tally), "\n"] + [line + "\n" for line in lines])
 
 
+def simulate_shard_problem(shard: Any, blob: str) -> str | None:
+    """Why ``blob``, kept for the ``simulate`` shard ``shard`` (:func:`simulate_shard`'s
+    arguments), is not that shard's output, or None: its first line must be a tally, written as
+    :func:`tally_json` writes it, of exactly the shard's games, and the lines after it one
+    record (a JSON object, written as ``simulate`` writes it) per finished game when records are
+    asked for, none otherwise."""
+    with_records, count = shard.args[4], shard.args[-1]
+    head, newline, rest = blob.partition("\n")
+    try:
+        tally = tally_of(head)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return "its first line is not the tally of its games"
+    if not newline or tally_json(tally) != head:
+        return "its first line is not the tally of its games"
+    finished = tally.games - tally.unfinished
+    if (tally.games != count or not 0 <= tally.unfinished <= tally.games
+            or any(sum(c.values()) != finished for c in (tally.reasons, tally.winners,
+                                                          tally.lengths))):
+        return f"its tally is of {tally.games} games, {tally.unfinished} unfinished, not {count}"
+    lines = rest.split("\n")
+    if lines.pop() != "":
+        return "its last record is cut short"
+    wanted = finished if with_records else 0
+    if len(lines) != wanted:
+        return f"it holds {len(lines)} records, not the {wanted} of its finished games"
+    for number, line in enumerate(lines, start=1):
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            record = None
+        if not isinstance(record, dict) or json.dumps(record, separators=(",", ":")) != line:
+            return f"its record {number} is not a record's JSON line"
+    return None
+
+
 def first_of(game: Game, config: Any, index: int) -> int:
     """``simulate --rotate``: game ``index`` begins with player ``index % players``, so every
     seat begins as often (give or take one), and game i is the same game whatever the workers."""

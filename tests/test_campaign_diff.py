@@ -181,7 +181,9 @@ def test_ctrl_c_keeps_the_finished_shards_and_stops_every_adapter(tmp_path):
     for path in stored:
         digest = (path.parent / (path.stem + ".sha256")).read_text().split()[0]
         assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
-        assert json.loads(path.read_text())["divergence"] is None
+        header, blob = path.read_text().split("\n", 1)  # which shard it is, then its report
+        assert json.loads(header)["shard"] == path.stem
+        assert json.loads(blob)["divergence"] is None
     hung = [int(p.stem) for p in marks.glob("*.pid")]  # named by its process id
     while True:  # each hung adapter ends (stopped by its worker, in its own session)
         alive = []

@@ -144,7 +144,8 @@ def test_ctrl_c_keeps_the_finished_shards_and_leaves_no_bot(tmp_path):
     assert all(gone(pid) for pid in processes_with(str(pidfile)))
     assert not (tmp_path / "out").exists()
     for name in ("games-000000000000-000000000001", "games-000000000002-000000000003"):
-        lines = (folder / f"{name}.out").read_text().splitlines()
+        header, *lines = (folder / f"{name}.out").read_text().splitlines()
+        assert json.loads(header)["shard"] == name  # which shard it is, then its games
         assert [json.loads(line)["seating"] for line in lines] == [[0, 1], [1, 0]]
 
 

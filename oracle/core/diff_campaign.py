@@ -76,6 +76,36 @@ def _divergence(data: dict[str, Any]) -> D.Divergence:
                         data["where"], tuple(data["texts"]))
 
 
+#: The keys of a shard's report (:func:`_report_json`), and the types of the counts.
+_COUNTS = ("games", "engine_starts", "shrink_games", "cut_short")
+_KEYS = {*_COUNTS, "divergence", "shrunk", "view_keys"}
+
+
+def shard_problem(shard: Any, blob: str) -> str | None:
+    """Why ``blob``, kept for the ``diff`` shard ``shard`` (:func:`diff_shard`'s arguments), is
+    not that shard's output, or None: one JSON line, the report of its games (every game of its
+    range compared, or a divergence in one of them) or the adapter's failure to start."""
+    count = shard.args[-1]
+    text, newline, rest = blob.partition("\n")
+    data = json.loads(text)
+    if not newline or rest or not isinstance(data, dict):
+        return "it is not one JSON object on one line"
+    if set(data) == {"cannot_start"}:
+        return None if isinstance(data["cannot_start"], str) else "it is not a shard's report"
+    keys = data.get("view_keys")
+    if (set(data) != _KEYS or any(type(data[key]) is not int or data[key] < 0 for key in _COUNTS)
+            or type(data["shrunk"]) is not bool or not (keys is None or (
+                isinstance(keys, list) and all(isinstance(key, str) for key in keys)))):
+        return "it is not a shard's report"
+    if data["divergence"] is None and data["games"] != count:
+        return f"its report is of {data['games']} games, not {count}"
+    if data["divergence"] is not None:
+        if not 1 <= data["games"] <= count:
+            return f"its divergence is in game {data['games']}, not one of its {count}"
+        _divergence(data["divergence"])  # a KeyError or a TypeError if it is not one
+    return None
+
+
 def campaign_asked(args: argparse.Namespace) -> bool:
     """Whether ``diff`` runs as a campaign: ``--workers`` given (any number, 1 too, so that
     the games compared are the same for every number), ``--shard-size``, ``--resume`` or a
@@ -111,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         store = Store(args.resume, {"command": "diff", "engine": argv, "game": game.name,
                                     "configs": [repr(c) for c in configs], "seed": args.seed,
                                     "timeout": args.timeout, "shrink": args.shrink,
-                                    "shard_size": size})
+                                    "shard_size": size}, shard_problem)
     start = time.perf_counter()
     backend = backend_for(args.workers or 1, scheduler_address(args.scheduler))
     games = starts = shrink_games = cut_short = 0

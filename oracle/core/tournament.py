@@ -152,6 +152,21 @@ def tournament_shard(tournament: Tournament, first: int, count: int) -> str:
                    for index in range(first, first + count))
 
 
+def shard_problem(shard: Any, blob: str) -> str | None:
+    """Why ``blob``, kept for the shard ``shard`` (:func:`tournament_shard`'s arguments), is
+    not that shard's output, or None: one result line (:meth:`GameResult.unit_json`) per game
+    of its range, in order."""
+    first, count = shard.args[-2], shard.args[-1]
+    lines = blob.split("\n")
+    if lines.pop() != "" or len(lines) != count:
+        return f"it holds {len(lines)} games, not {count}"
+    for offset, line in enumerate(lines):
+        data = json.loads(line)
+        if not isinstance(data, dict) or GameResult.from_unit_json(data).index != first + offset:
+            return f"its line {offset + 1} is not the result of game {first + offset}"
+    return None
+
+
 def shards(tournament: Tournament, total: int, size: int) -> Iterator[Any]:
     """The shards of games ``0 .. total - 1`` of the schedule, ``size`` each, named by their
     games (``games-000000000050-000000000099``)."""
@@ -378,7 +393,7 @@ def run(args: argparse.Namespace) -> int:
                 "command": "tournament", "game": game.name, "options": game.options_of(config),
                 "bots": list(args.bots), "deals": args.deals, "seed": args.seed,
                 "limits": [args.decision_time, args.game_time, args.start_time],
-                "shard_size": args.shard_size})
+                "shard_size": args.shard_size}, shard_problem)
         # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
         backend = backend_for(args.workers, scheduler)
     results: list[GameResult] = []

@@ -131,6 +131,37 @@ def _plan(paths: list[str], size: int, game_name: str | None) -> list[_Input]:
     return inputs
 
 
+def shard_problem(piece: _Slice, blob: str) -> str | None:
+    """Why ``blob``, kept for the shard of lines ``piece``, is not that shard's output, or None:
+    a header line (``{"clean": false}`` alone, or ``{"clean": true, "records": N}``) and then
+    exactly N verdict lines, numbered 0 to N - 1, each on a line of the shard's range after the
+    one before (N is at most the range's lines)."""
+    lines = blob.split("\n")
+    if lines.pop() != "" or not lines:
+        return "it is not a shard's output (cut short)"
+    head = json.loads(lines[0])
+    if head == {"clean": False}:
+        return None if len(lines) == 1 else "it holds verdicts after saying it holds none"
+    if (not isinstance(head, dict) or set(head) != {"clean", "records"} or head["clean"] is not True
+            or type(head["records"]) is not int):
+        return "its first line is not a shard's header"
+    count, room = head["records"], piece.last_line - piece.first_line + 1
+    if not 0 <= count <= room or len(lines) - 1 != count:
+        return (f"its header says {count} records and it holds {len(lines) - 1} "
+                f"(its {room} lines hold at most {room})")
+    last = piece.first_line - 1
+    for index, line in enumerate(lines[1:]):
+        said, data = json.loads(line)
+        if (not isinstance(said, str) or not isinstance(data, dict) or data.get("index") != index
+                or type(data.get("line")) is not int
+                or not last < data["line"] <= piece.last_line
+                or not isinstance(data.get("message"), str)
+                or data.get("status") not in {status.value for status in V.Status}):
+            return f"its verdict {index} is not a verdict of its lines"
+        last = data["line"]
+    return None
+
+
 def _identity(path: str) -> list[Any]:
     try:
         status = os.stat(path)
@@ -172,9 +203,12 @@ def run_campaign(args: argparse.Namespace) -> int:
     inputs = _plan(list(args.paths), args.shard_size, game_name)
     store = None
     if args.resume is not None:
+        pieces = {shard.name: piece for item in inputs
+                  for shard, piece in zip(item.shards or (), item.slices)}
         store = Store(args.resume, {"command": "validate", "game": game_name,
                                     "shard_size": args.shard_size,
-                                    "inputs": [_identity(i.path) for i in inputs]})
+                                    "inputs": [_identity(i.path) for i in inputs]},
+                      lambda shard, blob: shard_problem(pieces[shard.name], blob))
     backend = backend_for(args.workers, scheduler_address(args.scheduler))
     shards = [shard for item in inputs for shard in (item.shards or ())]
     blobs = run_shards(shards, backend, store)
