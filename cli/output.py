@@ -523,7 +523,7 @@ class Folder:
 
     def named(self, name: str) -> str:
         """The file ``name`` of the folder, as messages name it."""
-        return os.path.join(self.shown, name)
+        return name if self.shown in ("", os.curdir) else os.path.join(self.shown, name)
 
     def status(self, name: str) -> os.stat_result | None:
         """What is at ``name`` (not followed if it is a link), or None if nothing is."""

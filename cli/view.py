@@ -32,12 +32,20 @@ def default_out(paths: list[str]) -> pathlib.Path:
     return pathlib.Path(paths[0]).with_suffix(".html")
 
 
-def write_text(path: pathlib.Path, text: str, make_dir: bool = False) -> None:
+def write_text(path: pathlib.Path, text: str, make_dir: bool = False, *,
+               in_folder: bool = False) -> None:
     """``text`` into ``path`` as every output of the command is written
     (:func:`.output.output_file`: at once for a file, straight into a device); ``make_dir``:
-    create its folder first (a usage error naming it when that fails)."""
-    from hanamikoji.cli.output import output_file
+    create its folder first (a usage error naming it when that fails). ``in_folder``: the
+    command named the file itself, in a folder (``diff --save DIR``, the page beside the
+    records): then it is written only as a regular file of that folder, never through a link
+    planted at its name, nor into a FIFO or a device there (:class:`.output.Folder`)."""
+    from hanamikoji.cli.output import Folder, output_file
 
+    if in_folder:
+        with Folder(str(path.parent), make=make_dir) as folder, folder.file(path.name) as out:
+            out.write(text)
+        return
     if make_dir:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -125,7 +133,7 @@ def view(args: argparse.Namespace) -> int:
     title = (f"{names}: {entries[0]['label']}" if len(entries) == 1
              else f"{names}: {len(entries)} records")
     write_text(out, page("games", title, {"kind": "games", "games": entries}, sorted(
-        games, key=lambda g: g.name)))
+        games, key=lambda g: g.name)), in_folder=not args.out)
     print(f"wrote {out} ({len(entries)} record{'s' if len(entries) != 1 else ''})")
     return tally.exit_code()
 
@@ -142,9 +150,11 @@ def save_divergence(folder: str, divergence: Any, game: Any, argv: list[str]) ->
     out = pathlib.Path(folder)
     data = divergence.to_json()
     text, state = divergence_page(game, data, " ".join(argv))
-    write_text(out / "divergence.json", json.dumps(data, indent=1) + "\n", make_dir=True)
+    write_text(out / "divergence.json", json.dumps(data, indent=1) + "\n", make_dir=True,
+               in_folder=True)
     if state is not None:
-        write_text(out / "position.json", json.dumps(game.position_to_json(state)) + "\n")
-    write_text(out / "divergence.html", text)
+        write_text(out / "position.json", json.dumps(game.position_to_json(state)) + "\n",
+                   in_folder=True)
+    write_text(out / "divergence.html", text, in_folder=True)
     print(f"saved the divergence in {out}: divergence.html, divergence.json"
           + (", position.json" if state is not None else ""), file=sys.stderr)
