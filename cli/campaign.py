@@ -25,11 +25,13 @@ Backends:
   A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere.
 
 With a store (``--resume DIR``), each finished shard is written to ``DIR/<name>.out`` through
-:mod:`hanamikoji.cli.output` (whole or not at all), then its SHA-256 to ``DIR/<name>.sha256``
+:class:`hanamikoji.cli.output.Folder` (whole or not at all, never through a link), a header line
+naming the campaign and the shard before its blob, then its SHA-256 to ``DIR/<name>.sha256``
 (the format of ``sha256sum``, so ``cd DIR && sha256sum -c *.sha256`` checks them). A rerun with
-the same ``DIR`` takes every shard whose blob is there and matches its digest, and runs only
-the others. ``DIR/campaign.json`` says what the campaign computes; a rerun that would compute
-something else is refused rather than mixed with it.
+the same ``DIR`` takes every shard that checks whole (its digest, its header, the command's
+check of its blob: :class:`Store`), and runs only the others. ``DIR/campaign.json`` says what
+the campaign computes; a rerun that would compute something else is refused rather than mixed
+with it, and so is a folder that holds a link, a FIFO or a device.
 
 Ctrl-C stops the campaign: the shards finished by then are stored (with a store), the workers
 are stopped, and :class:`KeyboardInterrupt` reaches the command, which says "interrupted".
