@@ -291,8 +291,8 @@ def _differences(before: bytes, description: dict[str, Any]) -> str:
     if not isinstance(stored, dict):
         return "its campaign.json is not this toolkit's"
     if "version" not in stored:
-        return ("its shards were made by an earlier version of the toolkit, whose shards say "
-                "not which they are")
+        return ("its shards were made by an earlier version of the toolkit, whose shards do "
+                "not say which they are")
     now = json.loads(json.dumps(description))
     keys = sorted(set(stored) | set(now))
     return ", ".join(f"{key} {json.dumps(stored.get(key))}, not {json.dumps(now.get(key))}"

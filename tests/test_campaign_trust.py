@@ -294,5 +294,5 @@ def test_a_folder_of_an_earlier_version_is_refused_as_another_campaign(tmp_path,
     assert _simulate(folder, tmp_path / "b.jsonl") == 2
     assert capsys.readouterr().err == (
         f"hanamikoji simulate: error: --resume {folder}: it holds the shards of another campaign "
-        "(its shards were made by an earlier version of the toolkit, whose shards say not which "
-        "they are); give a new folder\n")
+        "(its shards were made by an earlier version of the toolkit, whose shards do not say "
+        "which they are); give a new folder\n")
