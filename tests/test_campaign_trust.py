@@ -275,7 +275,7 @@ def test_a_diff_shard_that_is_not_one_is_run_again(tmp_path, capsys):
         return json.loads(capsys.readouterr().out)["games"]
 
     assert main(argv) == 0 and games() == 2
-    for blob in [*GARBAGE, '{"games": 7, "divergence": null}\n']:
+    for blob in [*GARBAGE[:5], '{"games": 7, "divergence": null}\n']:
         _forge(folder, "games-000000000001-000000000001", blob)
         assert main(argv) == 0
         assert games() == 2
