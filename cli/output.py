@@ -578,6 +578,8 @@ class Folder:
         complete (an existing regular file keeps its mode); refused if ``name`` holds anything
         but a regular file."""
         where = self.named(name)
+        if os.sep in name or name in (os.curdir, os.pardir, ""):
+            raise OutputError(f"cannot write {where}: not a file name of {self.shown}")
         old = self.status(name)
         if old is not None and not stat.S_ISREG(old.st_mode):
             raise self.refuse(name, old.st_mode)
