@@ -193,11 +193,11 @@ class Store:
         except OutputError as error:
             raise UsageError(f"--resume {self.path}: {error}") from None
 
-    def _read(self, name: str) -> bytes | None:
+    def _read(self, name: str, limit: int | None = None) -> bytes | None:
         from hanamikoji.cli.output import OutputError
 
         try:
-            return self.folder.read(name)
+            return self.folder.read(name, limit)
         except OutputError as error:
             raise UsageError(f"--resume {self.path}: {error}") from None
 
@@ -228,7 +228,7 @@ class Store:
     def _checked(self, shard: Shard, data: bytes) -> tuple[str | None, str | None]:
         """The blob stored as ``data`` for ``shard`` and None, or None and why it is not
         taken."""
-        listed = self._read(shard.name + ".sha256")
+        listed = self._read(shard.name + ".sha256", 4096)  # a line of some 150 bytes
         if listed is None:
             return None, f"{shard.name}.sha256 is missing"
         expected = hashlib.sha256(data).hexdigest()
