@@ -538,6 +538,18 @@ class Folder:
         return OutputError(f"{self.named(name)} is {kind(mode)}: only a regular file is "
                            "read or written there, never followed or replaced")
 
+    def check(self, name: str) -> os.stat_result | None:
+        """What is at ``name`` (None: nothing yet) if the folder may write a file there; else
+        :class:`OutputError` (a link, a FIFO, a device, a socket, a folder, or not a name of a
+        file of this folder), so that a command writing several files can ask before the
+        first."""
+        if os.sep in name or name in (os.curdir, os.pardir, ""):
+            raise OutputError(f"cannot write {self.named(name)}: not a file name of {self.shown}")
+        old = self.status(name)
+        if old is not None and not stat.S_ISREG(old.st_mode):
+            raise self.refuse(name, old.st_mode)
+        return old
+
     def entries(self) -> Iterator[tuple[str, int]]:
         """Each name in the folder and its ``lstat`` mode (a link's own)."""
         try:
@@ -578,11 +590,7 @@ class Folder:
         complete (an existing regular file keeps its mode); refused if ``name`` holds anything
         but a regular file."""
         where = self.named(name)
-        if os.sep in name or name in (os.curdir, os.pardir, ""):
-            raise OutputError(f"cannot write {where}: not a file name of {self.shown}")
-        old = self.status(name)
-        if old is not None and not stat.S_ISREG(old.st_mode):
-            raise self.refuse(name, old.st_mode)
+        old = self.check(name)
         temporary, handle = self._new_file(where)
         out = _text(_Raw(handle, name=where))
         try:

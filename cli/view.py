@@ -147,7 +147,12 @@ def save_divergence(folder: str, divergence: Any, game: Any, argv: list[str]) ->
 
     from hanamikoji.viewer.core.divergence import divergence_page
 
+    from hanamikoji.cli.output import Folder
+
     out = pathlib.Path(folder)
+    with Folder(folder, make=True) as where:  # every name refused before any file is written
+        for name in ("divergence.json", "position.json", "divergence.html"):
+            where.check(name)
     data = divergence.to_json()
     text, state = divergence_page(game, data, " ".join(argv))
     write_text(out / "divergence.json", json.dumps(data, indent=1) + "\n", make_dir=True,

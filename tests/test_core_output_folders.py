@@ -100,14 +100,15 @@ def test_diff_save_never_writes_through_a_link_in_its_folder(tmp_path, monkeypat
     adapter = [sys.executable, str(ROOT / "docs" / "examples" / "adapter.py"),
                "--engine", "broken_engines:gift-gives-two"]
     saved = tmp_path / "saved"
-    _planted(saved, "divergence.json", victim)
+    _planted(saved, "divergence.html", victim)  # the last file written: none is, then
     code = main(["diff", "--games", "20", "--shrink", "0", "--variant", "standard", "--json",
                  "--save", str(saved), "--", *adapter])
     err = capsys.readouterr().err
     assert code == 2 and err == (
-        f"hanamikoji diff: error: {saved}/divergence.json is a symbolic link: only a regular "
+        f"hanamikoji diff: error: {saved}/divergence.html is a symbolic link: only a regular "
         "file is read or written there, never followed or replaced\n")
     assert victim.read_text() == "precious\n"
+    assert [path.name for path in saved.iterdir()] == ["divergence.html"]
 
 
 def test_view_never_writes_its_own_page_through_a_link(tmp_path, capsys, victim):
