@@ -122,6 +122,23 @@ def test_a_fifo_as_a_shard_or_as_campaign_json_is_refused_at_once(tmp_path, name
                            "(remove it, or give a new folder)\n")
 
 
+def test_a_device_as_a_shard_is_refused(tmp_path, capsys):
+    """A character device (here one like /dev/null, made where the system lets this user)."""
+    import stat
+
+    folder = tmp_path / "camp"
+    assert _simulate(folder, tmp_path / "a.jsonl") == 0
+    (folder / f"{SHARDS[2]}.out").unlink()
+    try:
+        os.mknod(folder / f"{SHARDS[2]}.out", stat.S_IFCHR | 0o600, os.makedev(1, 3))
+    except OSError as error:
+        pytest.skip(f"cannot make a device here: {error.strerror}")
+    capsys.readouterr()
+    assert _simulate(folder, tmp_path / "b.jsonl") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{folder}/{SHARDS[2]}.out is a character device;" in err
+
+
 def test_a_folder_where_a_shard_goes_is_refused(tmp_path, capsys):
     folder = tmp_path / "camp"
     (folder / f"{SHARDS[0]}.out").mkdir(parents=True)
