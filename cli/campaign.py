@@ -160,8 +160,9 @@ class Store:
                              f"{error.strerror or error}") from None
         try:
             self.folder = Folder(folder)
-        except OutputError:
-            raise UsageError(f"--resume {folder}: it is not a folder") from None
+        except OutputError as error:  # not a folder, or not one this user may open
+            said = str(error).removeprefix(f"cannot write into {folder}: ")
+            raise UsageError(f"--resume {folder}: {said}") from None
         self.path = folder
         self._refuse_strangers()
         text = json.dumps(description, sort_keys=True) + "\n"
@@ -235,8 +236,8 @@ class Store:
         if listed != f"{expected}  {shard.name}.out\n".encode("ascii"):
             said = listed.split(b" ", 1)
             if len(said) == 2 and said[1].strip() not in (b"", f"{shard.name}.out".encode()):
-                other = said[1].strip().decode("utf-8", "replace")[:80]
-                return None, f"{shard.name}.sha256 is the digest of another file, {json.dumps(other)}"
+                other = json.dumps(said[1].strip().decode("utf-8", "replace")[:80])
+                return None, f"{shard.name}.sha256 is the digest of another file, {other}"
             return None, "its digest does not match"
         try:
             text = data.decode("utf-8")
