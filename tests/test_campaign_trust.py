@@ -313,3 +313,32 @@ def test_a_folder_of_an_earlier_version_is_refused_as_another_campaign(tmp_path,
         f"hanamikoji simulate: error: --resume {folder}: it holds the shards of another campaign "
         "(its shards were made by an earlier version of the toolkit, whose shards do not say "
         "which they are); give a new folder\n")
+
+
+def test_the_lines_campaigns_md_shows_are_the_command_s(tmp_path, monkeypatch, capsys):
+    """docs/campaigns.md shows the refusal of a link and the note of a swapped shard: the
+    command prints exactly those lines (2,000 games without records: two default shards)."""
+    doc = " ".join((ROOT / "docs" / "campaigns.md").read_text().split())
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "--games", "2000", "--resume", "run1"]
+    assert main(argv) == 0
+    first, second = "seeds-000000000000-000000000999", "seeds-000000001000-000000001999"
+    run1 = tmp_path / "run1"
+    for name in (first, second):  # the files swapped, each digest made to match its new file
+        (run1 / f"{name}.out").rename(run1 / f"{name}.was")
+    (run1 / f"{first}.was").rename(run1 / f"{second}.out")
+    (run1 / f"{second}.was").rename(run1 / f"{first}.out")
+    for name in (first, second):
+        text = (run1 / f"{name}.out").read_bytes()
+        (run1 / f"{name}.sha256").write_text(f"{hashlib.sha256(text).hexdigest()}  {name}.out\n")
+    capsys.readouterr()
+    assert main(argv) == 0
+    note = capsys.readouterr().err.splitlines()[0]
+    assert note == (f"hanamikoji simulate: note: --resume run1: shard {first} runs again: it "
+                    f'holds shard "{second}"') and note in doc
+    (run1 / f"{second}.out").unlink()
+    (run1 / f"{second}.out").symlink_to(tmp_path / "elsewhere")
+    assert main(argv) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.endswith("(remove it, or give a new folder)") and error in doc
+    assert not (tmp_path / "elsewhere").exists()
