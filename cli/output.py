@@ -349,7 +349,8 @@ class OutputFolder:
         full = os.path.join(self.staging, relative)
         try:
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            handle = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+            handle = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+                             | getattr(os, "O_NOFOLLOW", 0), 0o666)  # a new file, never a link's
         except OSError as error:
             raise _fail(error, where) from None
         out = _text(_Raw(handle, name=where))
