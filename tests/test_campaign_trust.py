@@ -283,6 +283,18 @@ def test_a_validate_shard_that_is_not_one_is_run_again(tmp_path, capsys, blob):
     assert out == one and "shard 0001-lines-000000000011-000000000020 runs again" in err
 
 
+def test_a_validate_shard_is_named_by_the_lines_it_holds(tmp_path):
+    """A shard's name is its range, which its check holds it to: the last shard of a file of
+    three lines, two a shard, is line 3 alone (it was named lines 3 to 4)."""
+    from hanamikoji.oracle.core.validate_campaign import slices
+
+    for text, last in ((b"a\nb\nc\n", 3), (b"a\nb\nc", 3), (b"a\nb\nc\nd\n", 4)):
+        (tmp_path / "f").write_bytes(text)
+        got = [(s.first_line, s.last_line) for s in slices(str(tmp_path / "f"), 2)]
+        assert got == [(1, 2), (3, last)]
+        assert [text[s.start:s.end].count(b"\n") for s in slices(str(tmp_path / "f"), 2)][0] == 2
+
+
 def test_a_diff_shard_that_is_not_one_is_run_again(tmp_path, capsys):
     folder = tmp_path / "camp"
     argv = ["diff", "--games", "2", "--shard-size", "1", "--seed", "2", "--json", "--resume",

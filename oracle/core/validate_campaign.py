@@ -77,10 +77,12 @@ def slices(path: str, size: int) -> Iterator[_Slice]:
     """``path`` cut at line starts every ``size`` lines (a last line without a newline counts)."""
     with open(path, "rb") as file:
         start, first, lines, position = 0, 1, 0, 0
+        ended = True  # whether the file read so far ends with a newline
         while True:
             block = file.read(_BLOCK)
             if not block:
                 break
+            ended = block.endswith(b"\n")
             at = 0
             while True:
                 wanted = size - lines
@@ -92,8 +94,8 @@ def slices(path: str, size: int) -> Iterator[_Slice]:
                 yield _Slice(start, position + at, first, first + size - 1)
                 start, first, lines = position + at, first + size, 0
             position += len(block)
-        if position > start:
-            yield _Slice(start, position, first, first + lines)
+        if position > start:  # the last lines: a last one without a newline counts too
+            yield _Slice(start, position, first, first + lines - ended)
 
 
 @attrs.frozen
