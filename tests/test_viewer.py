@@ -307,6 +307,57 @@ def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypat
     assert f'data-replay="0" data-step="{len(divergence["decisions"])}"' in page
 
 
+# The reference, except that it accepts any decision of a player, legal or not (an illegal one
+# changes nothing); deals it checks as the reference does.
+LAX_ENGINE = """
+import hanamikoji.engine.hanamikoji as _ref
+
+
+def __getattr__(name):
+    return getattr(_ref, name)
+
+
+def apply(state, decision):
+    try:
+        return _ref.apply(state, decision)
+    except ValueError:
+        if type(decision).__name__ == "Deal":
+            raise
+        return state
+"""
+
+
+def test_diff_save_keeps_the_game_before_a_decision_the_other_engine_wrongly_accepts(
+        tmp_path, monkeypatch, capsys):
+    """The reference refuses the last decision sent ("accepts secret 0, which breaks
+    ACT-SECRET-1"): position.json and the replay are the game before it, and the page shows
+    the refused decision apart. Before, neither position.json nor a replay was written."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    (tmp_path / "lax_engine.py").write_text(LAX_ENGINE)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    adapter = [sys.executable, str(root / "docs" / "examples" / "adapter.py"),
+               "--engine", "lax_engine"]
+    saved = tmp_path / "saved"
+    assert main(["diff", "--games", "5", "--shrink", "0", "--variant", "standard", "--json",
+                 "--save", str(saved), "--", *adapter]) == 1
+    divergence = json.loads(capsys.readouterr().out)["divergence"]
+    rule = divergence["reference"]["rule"]
+    assert divergence["message"].startswith("accepts ") and rule
+    position = json.loads((saved / "position.json").read_text())
+    assert position["history"] == divergence["decisions"][:-1]
+    game = get("hanamikoji")
+    before = game.position_from_json(position)
+    with pytest.raises(ValueError) as refused:  # the last decision is refused there
+        game.apply(before, game.decision_from_json(divergence["decisions"][-1], "$"))
+    assert refused.value.rule == rule
+    page = (saved / "divergence.html").read_text()
+    shown, = re.findall(r'<p class="refused">(.*?)</p>', page)
+    assert f"it breaks {rule}" in shown and \
+        f"<code>{divergence['decisions_text'][-1]}</code>" in shown
+    assert f'data-replay="0" data-step="{len(position["history"])}"' in page
+    assert len(_embedded(page)["games"]) == 1
+
+
 def test_view_says_in_one_line_why_a_position_is_refused(tmp_path, capsys):
     bad = tmp_path / "position.json"
     bad.write_text('{"game": "hanamikoji", "history": [{"action": "gift"}]}\n')
