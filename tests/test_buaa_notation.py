@@ -333,8 +333,23 @@ def test_convert_writes_only_games_of_the_courses_rules(capsys, tmp_path):
     out = tmp_path / "games.txt"
     code, printed, err = run(capsys, "convert", "--to", "buaa", str(records), "--out", str(out))
     assert (code, printed) == (2, "")
-    assert err.count("\n") == 1 and "record 1: " in err and "not standard [VAR-IT-1]" in err
-    assert out.read_text(encoding="utf-8") == buaa.game_text(games[0]) + "\n"
+    assert err.count("\n") == 1 and "record 1: " in err and \
+        "has only the italian three-round rules" in err and "variant standard" in err
+    assert not out.exists()  # exit 2: nothing half-written
+
+
+@checks("VAR-IT-1")
+def test_convert_says_once_that_standard_records_have_no_course_notation(capsys, tmp_path):
+    """1,000 standard records gave 1,000 identical lines, no summary, and an empty --out file:
+    now one line, exit 2, no file."""
+    records = tmp_path / "r.jsonl"
+    records.write_text("".join(f"{__import__('json').dumps(to_record(play_game(6, i, STANDARD)))}\n"
+                               for i in range(30)), encoding="utf-8")
+    out = tmp_path / "games.txt"
+    code, printed, err = run(capsys, "convert", "--to", "buaa", str(records), "--out", str(out))
+    assert (code, printed, err.count("\n")) == (2, "", 1), err
+    assert "the course's notation has only the italian three-round rules" in err
+    assert not out.exists()
 
 
 @checks("ACT-SECRET-1")
