@@ -386,3 +386,21 @@ def test_a_game_without_a_viewer_part_gets_its_players_views(testgame, tmp_path,
     assert sorted(views) == [str(p) for p in testgame.players(final)]
     assert P.undelta(views["0"]) == [testgame.view_to_json(testgame.observe(s, 0))
                                      for s in testgame.states(final)]
+
+
+@pytest.mark.parametrize("name", ["hanamikoji", "maiko"])
+def test_a_game_entry_says_its_length_in_the_singular_for_one(name, testgame):
+    """A position page said "unfinished after 1 rounds": one of the unit is singular, as
+    validate's verdicts say it."""
+    for game in (get(name), testgame):
+        state = game.new_game(game.configure({}), 0)
+        rng = random.Random(0)
+        while game.length(state)[1] < 1:
+            state = game.apply(state, game.sample_chance(state, rng)
+                               if game.current_player(state) < 0
+                               else rng.choice(game.legal_actions(state)))
+        unit, count = game.length(state)
+        assert count == 1 and P.game_entry(game, state, "g")["length"] == \
+            f"1 {unit.removesuffix('s')}"
+    # The default verdict line (the test game's) is singular too.
+    assert testgame.describe_end(state) == f"unfinished after 1 {testgame.length_unit[:-1]}"

@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any, Iterable, Sequence
 
 from hanamikoji.engine.core.game import CHANCE, Game, player_json
+from hanamikoji.engine.core.words import plural
 
 #: The page's own assets (this package's files).
 _ASSETS = ("page.css", "page.js")
@@ -187,7 +188,7 @@ def game_entry(game: Game, final: Any, label: str) -> dict[str, Any]:
     return {"label": label, "game": game.name, "title": game.title,
             "options": game.options_of(game.config_of(final)),
             "players": len(game.players(final)), "first_player": game.first_player(final),
-            "length": f"{length} {unit}", "end": end,
+            "length": plural(length, unit.removesuffix("s"), unit), "end": end,
             "z": pack(game_steps(game, final))}
 
 
