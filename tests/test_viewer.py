@@ -404,3 +404,27 @@ def test_a_game_entry_says_its_length_in_the_singular_for_one(name, testgame):
             f"1 {unit.removesuffix('s')}"
     # The default verdict line (the test game's) is singular too.
     assert testgame.describe_end(state) == f"unfinished after 1 {testgame.length_unit[:-1]}"
+
+
+def test_a_maiko_page_writes_each_log_entry_a_bounded_number_of_times(monkeypatch):
+    """`view` of a 3-player Maiko game of 462 turns took 5.5 s of CPU: every view of every step
+    wrote its whole log again (the square of the game's length). Counted, not timed: each
+    player's log entries are written once, and the whole state's once, for the whole page."""
+    from hanamikoji.engine.maiko import view as V
+    from hanamikoji.viewer.maiko import frames
+
+    game, final = _game("maiko", 10, players=3)
+    written = {"seen": 0, "step": 0}
+
+    def counted(name, function):
+        def call(*args):
+            written[name] += 1
+            return function(*args)
+        return call
+
+    monkeypatch.setattr(V, "_seen_to_json", counted("seen", V._seen_to_json))
+    monkeypatch.setattr(frames, "_step_json", counted("step", frames._step_json))
+    getattr(frames, "_LAST_LOG", []).clear()  # no log kept from an earlier test
+    P.game_steps(game, final)
+    length = len(final.steps)
+    assert length > 100 and written == {"seen": 3 * length, "step": length}

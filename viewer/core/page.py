@@ -166,7 +166,10 @@ def game_steps(game: Game, final: Any) -> dict[str, Any]:
     if part is not None:
         views["all"] = _deltas(part.everything(s) for s in states)
     for p in players:
-        views[str(p)] = _deltas(game.view_to_json(game.observe(s, p)) for s in states)
+        # A game whose views grow with it (Maiko's log, with perfect recall) may make them
+        # all at once (its viewer part's ``views``), the same as the engine's one by one.
+        views[str(p)] = _deltas(part.views(states, p) if hasattr(part, "views") else
+                                (game.view_to_json(game.observe(s, p)) for s in states))
     return {"steps": steps, "views": views}
 
 
