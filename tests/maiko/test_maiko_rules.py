@@ -585,8 +585,8 @@ def test_MK_END_1_the_ending_step_ends_the_turn_in_one_draft() -> None:
     """MK-TURN-2, MK-END-1: the explicit ending step ("end") ends the turn: the next player's
     first flip, no visit made and no look yet, or, after the turn of the player before the
     first (MK-END-2), the end of the game. Played in one :class:`Draft`, as random games and
-    record replays play a whole game, and compared with ``apply``. (A draft whose "end" did
-    nothing passed the fast path's agreement tests.)"""
+    record replays play a whole game, and compared with ``apply``: a draft whose "end" does
+    nothing fails here at once, not only in the agreement tests' games that fill a board."""
     three = Config.make(3)
     pairs = [t for i in range(9) for t in (f"white-{i}", f"green-{i}")]
     state = start(three, ["pink-0", "pink-1", *pairs, "pink-2", "pink-3"])
