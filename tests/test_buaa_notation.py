@@ -395,7 +395,7 @@ def test_a_byte_order_mark_at_the_start_of_a_notation_file_is_skipped(capsys, tm
     # only the file's first character is a byte order mark; one later is a character of a line
     assert (code, err) == (2, "")
     assert out.splitlines()[0].startswith(f"{path}:2: record 1: malformed [")
-    assert "'\\ufeff" in out.splitlines()[0]
+    assert "U+FEFF (ZERO WIDTH NO-BREAK SPACE) at column 1" in out.splitlines()[0]
     assert out.splitlines()[1] == "2 records: 1 valid, 0 illegal, 1 malformed"
 
 
@@ -443,3 +443,45 @@ def test_show_of_notation_speaks_the_notation(capsys, tmp_path):
                 for w, m in zip(" ".join(rounds).split(), moves)]
         assert "    geisha        A    B    C    D    E    F    G" in out.splitlines()
         assert "hands:" not in out and "Round 0" not in out  # no deal: the notation holds none
+
+
+#: White space and invisible characters the course's referee never writes between moves.
+OTHER_BLANKS = ("\t", "\v", "\f", "\r", "\x1f", "\x85", "\xa0", "\u2028", "\u3000", "\u200b")
+
+
+@checks("TURN-1")
+@pytest.mark.parametrize("blank", OTHER_BLANKS)
+def test_moves_are_separated_by_the_space_alone(blank):
+    """The course's referee writes a round as its moves joined by one space (docs/buaa.md);
+    129 lines with U+001F, U+0085, NBSP, U+2028, U+3000, \\v or \\f between moves were judged
+    valid. Each is refused with one line naming the character and its column, in a whole
+    line, in a round (T2) and in a view (T3); spaces, one or more, are read as before."""
+    good = buaa.game_text(play_game(7, 0, ITALIAN_THREE_ROUNDS, 1))
+    assert buaa.parse_game(good.replace(" ", "  ")) == buaa.parse_game(good)
+    at = good.index(" ", 10)
+    for line in (good[:at] + blank + good[at + 1:], good + blank, blank + good):
+        column = line.index(blank) + 1
+        with pytest.raises(buaa.NotationError) as info:
+            buaa.parse_game(line)
+        message = str(info.value)
+        assert f"U+{ord(blank):04X}" in message and f"at column {column}:" in message
+        assert "\n" not in message and info.value.malformed and info.value.rule == "TURN-1"
+    round_text = "2GG 2FF 1D 3EEG-E 3AFF-F 1C 4ABEG-AB 4BCDD-DD"
+    with pytest.raises(buaa.NotationError, match=f"U\\+{ord(blank):04X}.* column 4:"):
+        buaa.parse_round(round_text.replace(" ", blank, 1), (0,) * 7)
+    with pytest.raises(buaa.NotationError, match=f"U\\+{ord(blank):04X}.* column 4:"):
+        buaa.parse_view("2XX" + blank + "1D", viewer_starts=False, hand="ABCEFG")
+
+
+@pytest.mark.parametrize("blank", ["\u3000", "\xa0", "\t"])
+def test_validate_names_the_character_and_column_of_a_blank_that_is_no_space(
+        blank, capsys, tmp_path):
+    good = buaa.game_text(play_game(7, 0, ITALIAN_THREE_ROUNDS, 1))
+    at = good.index(" ", 10)
+    path = tmp_path / "g.txt"
+    path.write_text(f"{good}\n{good[:at]}{blank}{good[at + 1:]}\n", encoding="utf-8")
+    code, out, err = run(capsys, "validate", "--notation", "buaa", str(path))
+    assert (code, err) == (2, "")
+    line = out.splitlines()[0]
+    assert line.startswith(f"{path}:2: record 1: malformed [TURN-1]: U+{ord(blank):04X}")
+    assert line.endswith(f"at column {at + 1}: moves are separated by spaces (U+0020) only")
