@@ -26,7 +26,6 @@ import attrs
 
 from .codec import dumps
 from .errors import GameError, InvalidActionError, OptionError
-from .words import plural
 
 if TYPE_CHECKING:  # annotations only: a command's start imports neither
     import pathlib
@@ -348,8 +347,8 @@ class Game(abc.ABC):
         """One line for a valid record's verdict: the result and how long the game lasted."""
         outcome = self.outcome(state)
         unit, count = self.length(state)
-        return (f"{outcome.describe() if outcome else 'unfinished'} after "
-                f"{plural(count, unit.removesuffix('s'), unit)}")
+        return (f"{outcome.describe() if outcome else 'unfinished'} after {count} "
+                f"{unit.removesuffix('s') if count == 1 else unit}")
 
     @abc.abstractmethod
     def record_schema(self) -> dict[str, Any]:
