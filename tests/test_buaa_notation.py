@@ -485,3 +485,27 @@ def test_validate_names_the_character_and_column_of_a_blank_that_is_no_space(
     line = out.splitlines()[0]
     assert line.startswith(f"{path}:2: record 1: malformed [TURN-1]: U+{ord(blank):04X}")
     assert line.endswith(f"at column {at + 1}: moves are separated by spaces (U+0020) only")
+
+
+@checks("UPDATE-1")
+def test_a_line_that_stops_before_the_end_is_an_unfinished_game(capsys, tmp_path):
+    """`validate --notation buaa` called a one-round line with no goal reached `illegal
+    [VAR-IT-1]`, the three-round cap, which it does not break: no goal, so the next round is
+    due (UPDATE-1). The record of the same game says the same."""
+    state = next(s for s in (play_game(11, i, ITALIAN_THREE_ROUNDS) for i in range(50))
+                 if len(s.scores) >= 2)
+    line = buaa.game_text(state).split(" | ")[0]
+    with pytest.raises(NotationError) as info:
+        buaa.parse_game(line)
+    assert info.value.rule == "UPDATE-1" and not info.value.malformed
+    assert "stops after 1 round(s) but no goal was reached" in str(info.value)
+    path = tmp_path / "g.txt"
+    path.write_text(line + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--notation", "buaa", str(path))
+    assert code == 1 and out.startswith(f"{path}:1: record 0: illegal [UPDATE-1]: ")
+    record = to_record(state)
+    del record["rounds"][1:]
+    del record["result"]
+    with pytest.raises(ValueError) as replayed:
+        read_record(record)
+    assert replayed.value.rule == "UPDATE-1"

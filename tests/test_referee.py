@@ -75,6 +75,9 @@ HANAMIKOJI_WAYS = [
     (B.WrongSizePickJSON, "malformed", "ACT-GIFT-2"),
     (B.Garbage, "malformed", "COMP-3"),
     (B.NotADecision, "malformed", None),
+    (B.PlayerKey, "malformed", None),
+    (B.PickWhenActing, "illegal", "TURN-3"),
+    (B.PickWhenActingCourse, "illegal", "TURN-3"),
 ]
 
 
@@ -103,6 +106,7 @@ MAIKO_WAYS = [
     (B.SabantoEmpty, "illegal", "MK-TUTOR-3"),
     (B.FlipOffTheBoard, "malformed", "MK-COMP-5"),
     (B.MaikoGarbage, "malformed", None),
+    (B.MaikoPlayerKey, "malformed", None),
 ]
 
 

@@ -389,7 +389,9 @@ def parse_game(line: str, variant: str = ITALIAN_THREE_ROUNDS.name) -> State:
         state = _play_round(state, text, index + 1, offset, True)
         offset += len(text) + len(ROUND_SEPARATOR)
     if state.phase is not Phase.OVER:
-        rule = "UPDATE-5" if state.rules.max_rounds is None else "VAR-IT-1"
+        # An unfinished game: no goal, so the next round is due (UPDATE-1; UPDATE-5 without a
+        # round limit). The round limit (VAR-IT-1) is not what the line breaks.
+        rule = "UPDATE-5" if state.rules.max_rounds is None else "UPDATE-1"
         raise NotationError(f"the line stops after {len(rounds)} round(s) but no goal was "
                             "reached; the game goes on", rule, round=len(rounds))
     # Belt and braces: the record made of it is one the record reader accepts as this game.
