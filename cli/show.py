@@ -148,14 +148,18 @@ class _Stats:
         self.starters: Counter = Counter()
         self.starter_won = 0
         self.lengths: Counter = Counter()
+        #: Whether every record came from a tournament, which seats each bot in every seat:
+        #: that every game began with one player is then no unfairness to note.
+        self.tournament = True
         self.unit = game.length_unit
         self.seat_wins: Counter = Counter()
         self.scores: list[Counter] = []
 
-    def add(self, final: Any) -> None:
+    def add(self, final: Any, tournament: bool = False) -> None:
         game = self.game
         outcome = game.outcome(final)
         self.games += 1
+        self.tournament = self.tournament and tournament
         self.unit, length = game.length(final)
         self.lengths[length] += 1
         first = game.first_player(final)
@@ -212,11 +216,30 @@ class _Stats:
                               ("first player", self.starters)):
             yield f"{label}:".ljust(19) + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
         yield f"first player won:  {self.starter_won} of {self.games}"
-        if self.games > 1 and len(self.starters) == 1:
+        if self.games > 1 and len(self.starters) == 1 and not self.tournament:
             (only,) = self.starters
             yield (f"note:              every game began with player {only}, so the seats are "
                    "not compared fairly ('simulate' begins with player 0 unless --rotate)")
         yield f"{self.unit} per game:".ljust(19) + _lengths(self.lengths)
+
+
+def _from_tournament(source: str) -> bool:
+    """Whether ``source`` is the ``records.jsonl`` of a ``tournament --out`` folder: the
+    ``games.jsonl`` beside it (a regular file; nothing else is opened) names each game's bots."""
+    import os
+    import pathlib
+    import stat
+
+    path = pathlib.Path(source)
+    games = path.parent / "games.jsonl"
+    try:
+        if path.name != "records.jsonl" or not stat.S_ISREG(os.lstat(games).st_mode):
+            return False
+        with open(games, "rb") as lines:
+            first = json.loads(lines.readline(1 << 16))
+    except (OSError, ValueError):
+        return False
+    return isinstance(first, dict) and isinstance(first.get("bots"), list)
 
 
 def _spread(counts: Counter) -> dict[str, int]:
@@ -239,13 +262,16 @@ def stats(args: argparse.Namespace) -> int:
     """The ``stats`` sub-command."""
     tally = Tally()
     groups: dict[tuple[str, str], _Stats] = {}
-    for _, game, final in _valid(args, tally, "stats"):
+    tournaments: dict[str, bool] = {}
+    for verdict, game, final in _valid(args, tally, "stats"):
         options = game.options_of(game.config_of(final))
         key = (game.name, json.dumps(options, sort_keys=True, default=str))
         group = groups.get(key)
         if group is None:
             group = groups[key] = _Stats(game, options, plots=bool(getattr(args, "html", None)))
-        group.add(final)
+        if verdict.source not in tournaments:
+            tournaments[verdict.source] = _from_tournament(verdict.source)
+        group.add(final, tournaments[verdict.source])
     counts = {status.value: tally.counts[status] for status in Status}
     if getattr(args, "html", None):
         from hanamikoji.cli.view import write_text

@@ -132,6 +132,33 @@ class WrongSizePickJSON(Misbehaving):
         return None
 
 
+class PlayerKey(Misbehaving):
+    """A legal action with a key the decision does not have, ``player`` (malformed; the cards
+    are right, so no rule: it once got the competition's ACT-COMP-1)."""
+
+    def wrong(self, request: Request) -> Any:
+        if _acting(request):
+            action = next((d for d in request.legal if d.get("action") == "competition"),
+                          request.legal[0])
+            return {**action, "player": request.view["player"]}
+        return None
+
+
+class PickWhenActing(Misbehaving):
+    """Answers a gift no one offered where its action is due (TURN-3: the decision due is an
+    action; it once got ACT-GIFT-2), in the decision JSON."""
+
+    def wrong(self, request: Request) -> Any:
+        return {"response": "gift", "pick": 2} if _acting(request) else None
+
+
+class PickWhenActingCourse(Misbehaving):
+    """As :class:`PickWhenActing`, in the course's notation: ``-C``."""
+
+    def wrong(self, request: Request) -> Any:
+        return "-C" if _acting(request) else None
+
+
 class Garbage(Misbehaving):
     """Answers words: neither a decision nor the course's notation (COMP-3: an action is its
     digit and its cards)."""
@@ -206,6 +233,14 @@ class FlipOffTheBoard(Misbehaving):
 
     def wrong(self, request: Request) -> Any:
         return {"kind": "flip", "space": len(request.view["board"]) + 20}
+
+
+class MaikoPlayerKey(Misbehaving):
+    """A legal decision with a key the decision does not have, ``player`` (malformed; no
+    rule, as in Hanamikoji)."""
+
+    def wrong(self, request: Request) -> Any:
+        return {**request.legal[0], "player": request.view["player"]}
 
 
 class MaikoGarbage(Misbehaving):

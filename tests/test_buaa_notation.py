@@ -333,8 +333,23 @@ def test_convert_writes_only_games_of_the_courses_rules(capsys, tmp_path):
     out = tmp_path / "games.txt"
     code, printed, err = run(capsys, "convert", "--to", "buaa", str(records), "--out", str(out))
     assert (code, printed) == (2, "")
-    assert err.count("\n") == 1 and "record 1: " in err and "not standard [VAR-IT-1]" in err
-    assert out.read_text(encoding="utf-8") == buaa.game_text(games[0]) + "\n"
+    assert err.count("\n") == 1 and "record 1: " in err and \
+        "has only the italian three-round rules" in err and "variant standard" in err
+    assert not out.exists()  # exit 2: nothing half-written
+
+
+@checks("VAR-IT-1")
+def test_convert_says_once_that_standard_records_have_no_course_notation(capsys, tmp_path):
+    """1,000 standard records gave 1,000 identical lines, no summary, and an empty --out file:
+    now one line, exit 2, no file."""
+    records = tmp_path / "r.jsonl"
+    records.write_text("".join(f"{__import__('json').dumps(to_record(play_game(6, i, STANDARD)))}\n"
+                               for i in range(30)), encoding="utf-8")
+    out = tmp_path / "games.txt"
+    code, printed, err = run(capsys, "convert", "--to", "buaa", str(records), "--out", str(out))
+    assert (code, printed, err.count("\n")) == (2, "", 1), err
+    assert "the course's notation has only the italian three-round rules" in err
+    assert not out.exists()
 
 
 @checks("ACT-SECRET-1")
@@ -380,7 +395,7 @@ def test_a_byte_order_mark_at_the_start_of_a_notation_file_is_skipped(capsys, tm
     # only the file's first character is a byte order mark; one later is a character of a line
     assert (code, err) == (2, "")
     assert out.splitlines()[0].startswith(f"{path}:2: record 1: malformed [")
-    assert "'\\ufeff" in out.splitlines()[0]
+    assert "U+FEFF (ZERO WIDTH NO-BREAK SPACE) at column 1" in out.splitlines()[0]
     assert out.splitlines()[1] == "2 records: 1 valid, 0 illegal, 1 malformed"
 
 
@@ -428,3 +443,69 @@ def test_show_of_notation_speaks_the_notation(capsys, tmp_path):
                 for w, m in zip(" ".join(rounds).split(), moves)]
         assert "    geisha        A    B    C    D    E    F    G" in out.splitlines()
         assert "hands:" not in out and "Round 0" not in out  # no deal: the notation holds none
+
+
+#: White space and invisible characters the course's referee never writes between moves.
+OTHER_BLANKS = ("\t", "\v", "\f", "\r", "\x1f", "\x85", "\xa0", "\u2028", "\u3000", "\u200b")
+
+
+@checks("TURN-1")
+@pytest.mark.parametrize("blank", OTHER_BLANKS)
+def test_moves_are_separated_by_the_space_alone(blank):
+    """The course's referee writes a round as its moves joined by one space (docs/buaa.md);
+    129 lines with U+001F, U+0085, NBSP, U+2028, U+3000, \\v or \\f between moves were judged
+    valid. Each is refused with one line naming the character and its column, in a whole
+    line, in a round (T2) and in a view (T3); spaces, one or more, are read as before."""
+    good = buaa.game_text(play_game(7, 0, ITALIAN_THREE_ROUNDS, 1))
+    assert buaa.parse_game(good.replace(" ", "  ")) == buaa.parse_game(good)
+    at = good.index(" ", 10)
+    for line in (good[:at] + blank + good[at + 1:], good + blank, blank + good):
+        column = line.index(blank) + 1
+        with pytest.raises(buaa.NotationError) as info:
+            buaa.parse_game(line)
+        message = str(info.value)
+        assert f"U+{ord(blank):04X}" in message and f"at column {column}:" in message
+        assert "\n" not in message and info.value.malformed and info.value.rule == "TURN-1"
+    round_text = "2GG 2FF 1D 3EEG-E 3AFF-F 1C 4ABEG-AB 4BCDD-DD"
+    with pytest.raises(buaa.NotationError, match=f"U\\+{ord(blank):04X}.* column 4:"):
+        buaa.parse_round(round_text.replace(" ", blank, 1), (0,) * 7)
+    with pytest.raises(buaa.NotationError, match=f"U\\+{ord(blank):04X}.* column 4:"):
+        buaa.parse_view("2XX" + blank + "1D", viewer_starts=False, hand="ABCEFG")
+
+
+@pytest.mark.parametrize("blank", ["\u3000", "\xa0", "\t"])
+def test_validate_names_the_character_and_column_of_a_blank_that_is_no_space(
+        blank, capsys, tmp_path):
+    good = buaa.game_text(play_game(7, 0, ITALIAN_THREE_ROUNDS, 1))
+    at = good.index(" ", 10)
+    path = tmp_path / "g.txt"
+    path.write_text(f"{good}\n{good[:at]}{blank}{good[at + 1:]}\n", encoding="utf-8")
+    code, out, err = run(capsys, "validate", "--notation", "buaa", str(path))
+    assert (code, err) == (2, "")
+    line = out.splitlines()[0]
+    assert line.startswith(f"{path}:2: record 1: malformed [TURN-1]: U+{ord(blank):04X}")
+    assert line.endswith(f"at column {at + 1}: moves are separated by spaces (U+0020) only")
+
+
+@checks("UPDATE-1")
+def test_a_line_that_stops_before_the_end_is_an_unfinished_game(capsys, tmp_path):
+    """`validate --notation buaa` called a one-round line with no goal reached `illegal
+    [VAR-IT-1]`, the three-round cap, which it does not break: no goal, so the next round is
+    due (UPDATE-1). The record of the same game says the same."""
+    state = next(s for s in (play_game(11, i, ITALIAN_THREE_ROUNDS) for i in range(50))
+                 if len(s.scores) >= 2)
+    line = buaa.game_text(state).split(" | ")[0]
+    with pytest.raises(NotationError) as info:
+        buaa.parse_game(line)
+    assert info.value.rule == "UPDATE-1" and not info.value.malformed
+    assert "stops after 1 round(s) but no goal was reached" in str(info.value)
+    path = tmp_path / "g.txt"
+    path.write_text(line + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--notation", "buaa", str(path))
+    assert code == 1 and out.startswith(f"{path}:1: record 0: illegal [UPDATE-1]: ")
+    record = to_record(state)
+    del record["rounds"][1:]
+    del record["result"]
+    with pytest.raises(ValueError) as replayed:
+        read_record(record)
+    assert replayed.value.rule == "UPDATE-1"

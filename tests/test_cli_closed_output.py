@@ -85,3 +85,26 @@ def test_the_cli_doc_lists_the_code(files):
 
     doc = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
     assert f"| {EXIT_PIPE} |" in doc
+
+
+def test_diff_save_is_written_when_the_reader_goes_away(tmp_path):
+    """`diff ... --save d | true` exited 141 with no folder: the save came after the report,
+    whose first print failed. Now the folder is written first, whole."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    adapter = [sys.executable, os.path.join(root, "docs", "examples", "adapter.py"),
+               "--engine", "broken_engines:gift-gives-two"]
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "hanamikoji", "diff", "--games", "20", "--shrink", "0",
+             "--variant", "standard", "--save", str(tmp_path / "d"), "--", *adapter],
+            stdout=write, stderr=subprocess.PIPE, text=True, timeout=300,
+            env={**os.environ, "PYTHONPATH": os.path.join(root, "tests")})
+    finally:
+        os.close(write)
+    assert done.returncode in (1, EXIT_PIPE), done.stderr
+    _quiet(done)
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [
+        "divergence.html", "divergence.json", "position.json"]
+    assert json.loads((tmp_path / "d" / "divergence.json").read_text())["message"]

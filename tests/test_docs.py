@@ -45,6 +45,19 @@ def test_cli_doc_error_example_is_what_the_command_prints():
     assert done.returncode == 2 and done.stderr.strip() == shown
 
 
+def test_cli_doc_version_is_what_version_prints(capsys):
+    """docs/cli.md said `hanamikoji 0.1.0` while the package was 0.2.0: the doc's example is
+    what ``--version`` prints, read from the package."""
+    from hanamikoji import __version__
+    from hanamikoji.cli.main import main
+
+    shown = re.search(r"prints the\s+installed version \(`([^`]*)`", (DOCS / "cli.md").read_text())
+    assert main(["--version"]) == 0
+    printed = capsys.readouterr().out.strip()
+    assert printed == f"hanamikoji {__version__}"
+    assert shown is not None and shown.group(1) == printed
+
+
 def test_performance_doc_leaf_counts_are_perft_counts():
     """The leaf counts quoted in docs/performance.md are what perft computes (timings are
     measurements and are not checked)."""

@@ -191,9 +191,10 @@ def test_cards_not_in_hand_are_rejected_and_state_is_unchanged(action, rule):
     assert isinstance(error.value, ValueError)
 
 
-@checks("ACT-GIFT-2", "ACT-COMP-2", "TURN-4")
+@checks("ACT-GIFT-2", "ACT-COMP-2", "TURN-3", "TURN-4")
 def test_answer_must_be_offered_and_must_come_before_the_next_turn():
-    """ACT-GIFT-2, ACT-COMP-2, TURN-4."""
+    """ACT-GIFT-2, ACT-COMP-2, TURN-4; a pick where an action is due breaks TURN-3 (the
+    decision due is the player's action), not the rule of an offer there is not."""
     state = apply(dealt(), Gift((0, 1, 5)))
     with pytest.raises(IllegalActionError) as error:
         apply(state, GiftPick(2))
@@ -201,9 +202,10 @@ def test_answer_must_be_offered_and_must_come_before_the_next_turn():
     with pytest.raises(IllegalActionError) as error:
         apply(state, Secret(3))
     assert error.value.rule == "TURN-4"
-    with pytest.raises(IllegalActionError) as error:
-        apply(dealt(), CompetitionPick((0, 1)))
-    assert error.value.rule == "ACT-COMP-2"
+    for pick in (CompetitionPick((0, 1)), GiftPick(2)):
+        with pytest.raises(IllegalActionError) as error:
+            apply(dealt(), pick)
+        assert error.value.rule == "TURN-3" and "is to take an action" in str(error.value)
 
 
 @checks("COMP-2")

@@ -192,3 +192,32 @@ def test_every_maiko_property_of_the_sample_names_its_rules(monkeypatch):
     for name in sample.COUNTERPARTS:
         assert outcomes[name] and set(outcomes[name]) <= known, (name, outcomes[name])
     assert outcomes["views-leak-nothing"][:3] == ("MK-INFO-1", "MK-INFO-2", "MK-INFO-3")
+
+
+def test_the_verify_terminal_tables_show_the_cells_of_the_markdown():
+    """Rich read bracketed text as markup and dropped it: "counterexample: row , reading (a)
+    player 1" and "full_boards: ," on the terminal, while report.md was right. Every cell
+    the two share is the same text in both."""
+    import io
+
+    from rich.console import Console
+
+    nested = _nested_report()
+    failing = PropertyRun("full_boards", ("MK-END-1",), False, 3, 0.2,
+                          "full_boards: [no, no], [yes]")
+    report = attrs.evolve(nested, sections=(attrs.evolve(nested.sections[0],
+                                                         properties=(failing,)),))
+    console = Console(width=1000, record=True, file=io.StringIO())
+    console.print(verify_module.render(report))
+    terminal = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[1:-1]]
+                for line in console.export_text().splitlines() if line.count("│") > 2}
+    shared = {"query": (0, 3, 5), "property": (0, 1, 2, 3, 4)}  # markdown columns on both
+    rows = 0
+    for line in report.to_markdown().splitlines():
+        cells = [c.strip().replace("\\|", "|") for c in line.strip("|").split(" | ")]
+        if cells[0] not in terminal:
+            continue
+        for i in shared["query" if len(cells) == 6 else "property"]:
+            assert cells[i] in terminal[cells[0]], (cells[i], terminal[cells[0]])
+        rows += 1
+    assert rows == 3 and "[none, 1]" in " ".join(terminal["fastest-end"])

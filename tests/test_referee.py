@@ -75,6 +75,9 @@ HANAMIKOJI_WAYS = [
     (B.WrongSizePickJSON, "malformed", "ACT-GIFT-2"),
     (B.Garbage, "malformed", "COMP-3"),
     (B.NotADecision, "malformed", None),
+    (B.PlayerKey, "malformed", None),
+    (B.PickWhenActing, "illegal", "TURN-3"),
+    (B.PickWhenActingCourse, "illegal", "TURN-3"),
 ]
 
 
@@ -103,6 +106,7 @@ MAIKO_WAYS = [
     (B.SabantoEmpty, "illegal", "MK-TUTOR-3"),
     (B.FlipOffTheBoard, "malformed", "MK-COMP-5"),
     (B.MaikoGarbage, "malformed", None),
+    (B.MaikoPlayerKey, "malformed", None),
 ]
 
 
@@ -393,3 +397,30 @@ def test_ctrl_c_while_one_bot_is_ended_still_ends_the_others(monkeypatch):
     finally:
         signal.signal(signal.SIGINT, previous)
     assert len(pids) == 2 and all(gone(pid) for pid in pids)
+
+
+@checks("MK-INFO-1", "MK-END-5")
+def test_the_bot_schema_states_the_bounds_the_referee_keeps():
+    """The schema said every message was at most 65536 bytes; seeded Maiko requests reach far
+    more. The bound on an answer is the referee's own (MAX_LINE); a request has none, and the
+    schema says so: a Maiko view holds every step so far (MK-INFO-1, perfect recall), so a
+    request is at least the steps times the shortest step's JSON, and a game may go on for
+    ever by the players' choice (MK-END-5)."""
+    from hanamikoji.engine.core.codec import dumps
+    from hanamikoji.oracle.core.referee import MAX_LINE
+
+    game = get("maiko")
+    description = bot_schema(game)["description"]
+    assert f"An answer is at most {MAX_LINE} bytes" in description
+    assert "A request has no bound" in description
+    largest = 0
+    for seed in range(3):
+        final = game.random_game(random.Random(seed), game.configure({"players": 4}))
+        states = [s for s in game.states(final) if game.current_player(s) >= 0]
+        shortest = min(len(dumps(entry)) for entry in
+                       game.view_to_json(game.observe(final, 0))["log"])
+        for state in states[::40] + states[-1:]:
+            size = len(json.dumps(decide_request(game, state, game.current_player(state), 0)))
+            assert size >= len(game.view_to_json(game.observe(state, 0))["log"]) * shortest
+            largest = max(largest, size)
+    assert largest > MAX_LINE  # a bound of MAX_LINE on requests would be false

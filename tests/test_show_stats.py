@@ -238,3 +238,17 @@ def test_the_cli_doc_turn_excerpt_is_what_play_prints(capsys):
     assert excerpt, "the excerpt of docs/cli.md"
     code, out, _ = run(capsys, "play", "--seed", "3")
     assert code == 0 and excerpt.group(1) in out
+
+
+def test_stats_on_tournament_records_says_nothing_of_simulate_rotate(tmp_path, capsys):
+    """A tournament seats each bot in every seat, every game begun by player 0: the note that
+    'simulate' begins with player 0 unless --rotate does not apply to its records.jsonl. The
+    same records anywhere else keep the note."""
+    assert run(capsys, "tournament", "random", "random", "--deals", "3",
+               "--out", str(tmp_path / "t"))[0] == 0
+    code, out, _ = run(capsys, "stats", str(tmp_path / "t" / "records.jsonl"))
+    assert code == 0 and "6 games of" in out and "note:" not in out and "--rotate" not in out
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes((tmp_path / "t" / "records.jsonl").read_bytes())
+    code, out, _ = run(capsys, "stats", str(copy))
+    assert code == 0 and "every game began with player 0" in out and "--rotate" in out

@@ -93,3 +93,14 @@ def test_the_heuristic_share_the_page_gives(bots, share):
     row = next(line.split() for line in table.splitlines() if line.startswith("heuristic"))
     assert f"{int(row[2]) / int(row[1]):.0%}" == f"{share:.0%}"
     assert f"{share:.0%} of its games" in DOC
+
+
+def test_the_answer_line_limit_in_the_doc_is_the_referees():
+    """The bot protocol's section gives the referee's limit on an answer line, and says a
+    request has none."""
+    from hanamikoji.oracle.core.referee import MAX_LINE
+
+    doc = " ".join((pathlib.Path(__file__).resolve().parents[1] / "docs" / "tournament.md")
+                   .read_text(encoding="utf-8").split())
+    assert f"An answer line holds at most {MAX_LINE:,} bytes" in doc
+    assert "a request has no such bound" in doc

@@ -307,6 +307,57 @@ def test_diff_save_writes_the_divergence_its_game_and_a_page(tmp_path, monkeypat
     assert f'data-replay="0" data-step="{len(divergence["decisions"])}"' in page
 
 
+# The reference, except that it accepts any decision of a player, legal or not (an illegal one
+# changes nothing); deals it checks as the reference does.
+LAX_ENGINE = """
+import hanamikoji.engine.hanamikoji as _ref
+
+
+def __getattr__(name):
+    return getattr(_ref, name)
+
+
+def apply(state, decision):
+    try:
+        return _ref.apply(state, decision)
+    except ValueError:
+        if type(decision).__name__ == "Deal":
+            raise
+        return state
+"""
+
+
+def test_diff_save_keeps_the_game_before_a_decision_the_other_engine_wrongly_accepts(
+        tmp_path, monkeypatch, capsys):
+    """The reference refuses the last decision sent ("accepts secret 0, which breaks
+    ACT-SECRET-1"): position.json and the replay are the game before it, and the page shows
+    the refused decision apart. Before, neither position.json nor a replay was written."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    (tmp_path / "lax_engine.py").write_text(LAX_ENGINE)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    adapter = [sys.executable, str(root / "docs" / "examples" / "adapter.py"),
+               "--engine", "lax_engine"]
+    saved = tmp_path / "saved"
+    assert main(["diff", "--games", "5", "--shrink", "0", "--variant", "standard", "--json",
+                 "--save", str(saved), "--", *adapter]) == 1
+    divergence = json.loads(capsys.readouterr().out)["divergence"]
+    rule = divergence["reference"]["rule"]
+    assert divergence["message"].startswith("accepts ") and rule
+    position = json.loads((saved / "position.json").read_text())
+    assert position["history"] == divergence["decisions"][:-1]
+    game = get("hanamikoji")
+    before = game.position_from_json(position)
+    with pytest.raises(ValueError) as refused:  # the last decision is refused there
+        game.apply(before, game.decision_from_json(divergence["decisions"][-1], "$"))
+    assert refused.value.rule == rule
+    page = (saved / "divergence.html").read_text()
+    shown, = re.findall(r'<p class="refused">(.*?)</p>', page)
+    assert f"it breaks {rule}" in shown and \
+        f"<code>{divergence['decisions_text'][-1]}</code>" in shown
+    assert f'data-replay="0" data-step="{len(position["history"])}"' in page
+    assert len(_embedded(page)["games"]) == 1
+
+
 def test_view_says_in_one_line_why_a_position_is_refused(tmp_path, capsys):
     bad = tmp_path / "position.json"
     bad.write_text('{"game": "hanamikoji", "history": [{"action": "gift"}]}\n')
@@ -335,3 +386,45 @@ def test_a_game_without_a_viewer_part_gets_its_players_views(testgame, tmp_path,
     assert sorted(views) == [str(p) for p in testgame.players(final)]
     assert P.undelta(views["0"]) == [testgame.view_to_json(testgame.observe(s, 0))
                                      for s in testgame.states(final)]
+
+
+@pytest.mark.parametrize("name", ["hanamikoji", "maiko"])
+def test_a_game_entry_says_its_length_in_the_singular_for_one(name, testgame):
+    """A position page said "unfinished after 1 rounds": one of the unit is singular, as
+    validate's verdicts say it."""
+    for game in (get(name), testgame):
+        state = game.new_game(game.configure({}), 0)
+        rng = random.Random(0)
+        while game.length(state)[1] < 1:
+            state = game.apply(state, game.sample_chance(state, rng)
+                               if game.current_player(state) < 0
+                               else rng.choice(game.legal_actions(state)))
+        unit, count = game.length(state)
+        assert count == 1 and P.game_entry(game, state, "g")["length"] == \
+            f"1 {unit.removesuffix('s')}"
+    # The default verdict line (the test game's) is singular too.
+    assert testgame.describe_end(state) == f"unfinished after 1 {testgame.length_unit[:-1]}"
+
+
+def test_a_maiko_page_writes_each_log_entry_a_bounded_number_of_times(monkeypatch):
+    """`view` of a 3-player Maiko game of 462 turns took 5.5 s of CPU: every view of every step
+    wrote its whole log again (the square of the game's length). Counted, not timed: each
+    player's log entries are written once, and the whole state's once, for the whole page."""
+    from hanamikoji.engine.maiko import view as V
+    from hanamikoji.viewer.maiko import frames
+
+    game, final = _game("maiko", 10, players=3)
+    written = {"seen": 0, "step": 0}
+
+    def counted(name, function):
+        def call(*args):
+            written[name] += 1
+            return function(*args)
+        return call
+
+    monkeypatch.setattr(V, "_seen_to_json", counted("seen", V._seen_to_json))
+    monkeypatch.setattr(frames, "_step_json", counted("step", frames._step_json))
+    getattr(frames, "_LAST_LOG", []).clear()  # no log kept from an earlier test
+    P.game_steps(game, final)
+    length = len(final.steps)
+    assert length > 100 and written == {"seen": 3 * length, "step": length}

@@ -347,7 +347,8 @@ class Game(abc.ABC):
         """One line for a valid record's verdict: the result and how long the game lasted."""
         outcome = self.outcome(state)
         unit, count = self.length(state)
-        return f"{outcome.describe() if outcome else 'unfinished'} after {count} {unit}"
+        return (f"{outcome.describe() if outcome else 'unfinished'} after {count} "
+                f"{unit.removesuffix('s') if count == 1 else unit}")
 
     @abc.abstractmethod
     def record_schema(self) -> dict[str, Any]:

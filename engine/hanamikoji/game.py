@@ -316,8 +316,9 @@ def _respond(state: State, pick: GiftPick | CompetitionPick) -> State:
     """ACT-GIFT-2/3, ACT-COMP-2/3: the opponent takes their part, the player keeps the rest."""
     offer = state.pending
     if state.phase is not Phase.RESPONSE or offer is None:
-        rule = "ACT-GIFT-2" if isinstance(pick, GiftPick) else "ACT-COMP-2"
-        raise IllegalActionError(f"there is no offer to answer with {pick!r}", rule)
+        # TURN-3: the decision due is the active player's action, not an answer.
+        raise IllegalActionError(f"player {state.active} is to take an action; there is no "
+                                 f"offer to answer with {pick!r}", "TURN-3")
     if isinstance(offer, Gift):
         if not isinstance(pick, GiftPick) or pick.card not in offer.cards:
             what = (f"takes geisha {pick.card}, which is not in" if isinstance(pick, GiftPick)
@@ -703,8 +704,8 @@ class Draft:
                 raise IllegalActionError(
                     f"round {self.round} has not been dealt yet; expected a Deal, got "
                     f"{pick!r}", "DEAL-1")
-            rule = "ACT-GIFT-2" if isinstance(pick, GiftPick) else "ACT-COMP-2"
-            raise IllegalActionError(f"there is no offer to answer with {pick!r}", rule)
+            raise IllegalActionError(f"player {self.active} is to take an action; there is "
+                                     f"no offer to answer with {pick!r}", "TURN-3")
         player = (self.first_player + self.round + self.turn) % 2  # TURN-1
         taker = self.sides[1 - player]
         keeper = self.sides[player]

@@ -380,7 +380,8 @@ def replay_record(record: ParsedRecord) -> State:
                 f"the record stops after {len(rnd.turns)} of the round's {TURNS_PER_ROUND} turns",
                 "TURN-1", r, len(rnd.turns))
     if draft.phase is not Phase.OVER:
-        rule = "UPDATE-5" if draft.rules.max_rounds is None else "VAR-IT-1"
+        # No goal: the next round is due (UPDATE-1); the round limit is not what is broken.
+        rule = "UPDATE-5" if draft.rules.max_rounds is None else "UPDATE-1"
         raise IllegalRecordError(
             f"the record stops after {len(record.rounds)} round(s) but no goal was reached; "
             "the game goes on", rule, len(record.rounds))

@@ -70,6 +70,8 @@ def bot_schema(game: Game) -> dict[str, Any]:
         "description": "One of the legal decisions (the referee reads any card order)"
                        + ("" if other is None else ", or the game's notation of one") + ".",
         **decision}})
+    from hanamikoji.oracle.core.referee import MAX_LINE  # only here: the referee's imports
+
     defs["request"] = {"oneOf": [ref("request-new_game"), ref("request-decide")]}
     defs["answer"] = {"anyOf": [ref("answer-new_game"), ref("answer-decide")]}
     return {
@@ -79,9 +81,13 @@ def bot_schema(game: Game) -> dict[str, Any]:
         "description": (
             "Every message of the bot protocol of `hanamikoji tournament` for this game: one "
             "JSON object per line each way, a request from the referee on the bot's standard "
-            "input and its answer on its standard output, at most 65536 bytes. The answer to a "
-            "request of op X is checked against $defs/answer-X. The referee closes the bot's "
-            "standard input when the game ends (docs/tournament.md)."),
+            f"input and its answer on its standard output. An answer is at most {MAX_LINE} "
+            "bytes, its newline not counted (a longer one is malformed). A request has no "
+            "bound: it holds the seat's view, which may grow with the game (a view with "
+            "perfect recall holds every step so far, and a game may have no limit on its "
+            "length), so read lines of any length. The answer to a request of op X is checked "
+            "against $defs/answer-X. The referee closes the bot's standard input when the game "
+            "ends (docs/tournament.md)."),
         "anyOf": [ref("request"), ref("answer")],
         "$defs": defs,
     }

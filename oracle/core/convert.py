@@ -9,7 +9,7 @@ import json
 import sys
 from typing import IO, Iterator
 
-from hanamikoji.cli.base import EXIT_USAGE
+from hanamikoji.cli.base import UsageError
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.notation import NotationError, notation
 from hanamikoji.oracle.core.validate import Status, Tally, records
@@ -31,12 +31,11 @@ def run(args: argparse.Namespace) -> int:
     notation ``NAME``; ``--from NAME`` writes each line of notation as a record (JSON Lines).
     An input that is not valid gets ``validate``'s line on stderr and is not converted, and the
     exit code is ``validate``'s; a valid record the notation cannot write (a game of another
-    variant than the notation's) gets one line on stderr too, and the exit code is 2."""
+    variant than the notation's) ends the command: one line, exit 2, no ``--out`` file."""
     forced = None if args.game is None else get(args.game)
     if args.to is not None:
         notation(forced or get(), args.to)  # a game without it: one line, before any output
     tally = Tally()
-    unwritable = 0
     with _output(args.out) as out:
         for verdict, game, final in records(args.paths, tally, "convert", forced, args.source):
             if verdict.judgement.status is not Status.VALID or game is None:
@@ -45,11 +44,12 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     line = notation(game, args.to).write(args.to, final)
                 except NotationError as error:
-                    unwritable += 1
-                    print(f"{verdict.source}:{verdict.line}: record {verdict.index}: {error}",
-                          file=sys.stderr)
-                    continue
+                    # A notation that cannot write a valid record cannot write its like
+                    # either (a game of another variant: often the whole file). One line,
+                    # not one per record, and no output file (nothing half-written).
+                    raise UsageError(f"{verdict.source}:{verdict.line}: record "
+                                     f"{verdict.index}: {error}") from None
                 out.write(line + "\n")
             else:
                 out.write(json.dumps(game.to_record(final)) + "\n")
-    return max(tally.exit_code(), EXIT_USAGE if unwritable else 0)
+    return tally.exit_code()

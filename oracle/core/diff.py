@@ -1876,16 +1876,18 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.stop()
     interrupt.check()  # a Ctrl-C swallowed on the way (by Hypothesis or a callback): no verdict
+    found = report.leak if leaks else report.divergence
+    if getattr(args, "save", None) is not None and not leaks and found is not None:
+        # Saved before the report is printed: a standard output closed early (`| head`)
+        # ends the command at the first print, and the divergence found is then not lost.
+        from hanamikoji.cli.view import save_divergence
+
+        save_divergence(args.save, found, game, argv)
     if args.json:
         print(json.dumps(report.to_json()))
     else:
         for line in (render_leaks if leaks else render)(report, argv, game):
             print(line)
-    found = report.leak if leaks else report.divergence
-    if getattr(args, "save", None) is not None and not leaks and found is not None:
-        from hanamikoji.cli.view import save_divergence
-
-        save_divergence(args.save, found, game, argv)
     return EXIT_OK if found is None else EXIT_FAILED
 
 

@@ -92,7 +92,9 @@ def lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
             raise UsageError(f"{source}:{number}: not UTF-8 text (byte {error.start + 1})") from None
         if number == 1:
             text = text.removeprefix("\ufeff")  # a byte order mark, as some editors write
-        text = text.strip()
-        if text and not text.startswith("#"):
+        # Only the line's end is taken off: what white space a notation allows is its own
+        # (the course's history strings allow the space alone), and columns are the file's.
+        text = text.rstrip("\r\n")
+        if text.strip() and not text.lstrip().startswith("#"):
             yield number, text
 

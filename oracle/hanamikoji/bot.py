@@ -86,13 +86,17 @@ class HanamikojiBots(BotExtension):
 _SIZE_RULE = {"secret": "ACT-SECRET-1", "trade-off": "ACT-TRADE-1", "gift": "ACT-GIFT-1",
               "competition": "ACT-COMP-1"}
 _PICK_RULE = {"gift": "ACT-GIFT-2", "competition": "ACT-COMP-2"}
+#: How many cards each action plays, and each pick takes (by the name of what it answers).
+_SIZE = {"secret": 1, "trade-off": 2, "gift": 3, "competition": 4}
+_PICK_SIZE = {"gift": 1, "competition": 2}
 
 
 def _shape_rule(answer: Any) -> str | None:
     """The rule a decision JSON of the wrong size breaks (an action with more or fewer cards
     than its kind takes, a pick of the wrong size: its kind's rule; a card that is no geisha:
-    COMP-2), None for any other malformed JSON. The codec says where the JSON is wrong, this
-    which rule that shape breaks."""
+    COMP-2), None for any other malformed JSON (cards of the right size with a key too many
+    break no rule). The codec says where the JSON is wrong, this which rule that shape
+    breaks."""
     if not isinstance(answer, dict):
         return None
     kind, response = str(answer.get("action")), str(answer.get("response"))
@@ -109,7 +113,15 @@ def _shape_rule(answer: Any) -> str | None:
     if isinstance(flat, list) and flat and not all(
             type(c) is int and 0 <= c < C.NUM_GEISHA for c in flat):
         return "COMP-2"
-    return _SIZE_RULE[kind] if kind in _SIZE_RULE else _PICK_RULE[response]
+    if kind in _SIZE_RULE:
+        sizes = [len(s) if isinstance(s, list) else None for s in cards] \
+            if kind == "competition" and isinstance(cards, list) else None
+        if isinstance(flat, list) and len(flat) == _SIZE[kind] and sizes in (None, [2, 2]):
+            return None  # the cards are right: the JSON is wrong some other way (a key)
+        return _SIZE_RULE[kind]
+    if isinstance(flat, list) and len(flat) == _PICK_SIZE[response]:
+        return None
+    return _PICK_RULE[response]
 
 
 def course_decision(text: str, state: State | None = None) -> Any:

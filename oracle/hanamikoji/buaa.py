@@ -32,6 +32,7 @@ move 3 '2AB' (column 9): player 0 has already used their trade-off action this r
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Iterator, Sequence
 
 import attrs
@@ -65,6 +66,11 @@ from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, PRESETS, Ma
 LETTERS = "ABCDEFG"
 HIDDEN = "X"
 ROUND_SEPARATOR = "|"
+#: The one character between moves: the course's referee joins a round's moves with it.
+SPACE = " "
+#: The categories of characters that show nothing (controls, formats, separators): refused
+#: between moves as other white space is (:func:`refuse_other_blanks`).
+_INVISIBLE = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
 KINDS = {"1": ActionKind.SECRET, "2": ActionKind.TRADE_OFF, "3": ActionKind.GIFT,
          "4": ActionKind.COMPETITION}
 DIGIT = {kind: digit for digit, kind in KINDS.items()}
@@ -130,9 +136,32 @@ def _letters(text: str, hidden_ok: bool) -> tuple[int | None, ...] | str:
     return tuple(out)
 
 
-def _tokens(text: str, offset: int = 0) -> Iterator[tuple[int, str]]:
-    """(column from 1, move text) of each move of ``text``."""
-    for found in re.finditer(r"\S+", text):
+def refuse_other_blanks(text: str, offset: int = 0, round: int | None = None) -> None:
+    """Refuse any white space but the space, U+0020, and any invisible character: the course's
+    referee writes a history as the moves joined by one space (docs/buaa.md), so a tab, a
+    no-break space, U+3000 or a line separator between moves is not its notation. One
+    :class:`NotationError` naming the first such character and its column (from 1, past
+    ``offset``).
+
+    >>> try:
+    ...     refuse_other_blanks("2GG\u30002FF")
+    ... except NotationError as error:
+    ...     print(error)
+    U+3000 (IDEOGRAPHIC SPACE) at column 4: moves are separated by spaces (U+0020) only [TURN-1]
+    """
+    for index, ch in enumerate(text):
+        if ch != SPACE and (ch.isspace() or unicodedata.category(ch) in _INVISIBLE):
+            name = unicodedata.name(ch, "")
+            raise NotationError(
+                f"U+{ord(ch):04X}{f' ({name})' if name else ''} at column {offset + index + 1}: "
+                "moves are separated by spaces (U+0020) only", "TURN-1", round=round,
+                malformed=True)
+
+
+def _tokens(text: str, offset: int = 0, round: int | None = None) -> Iterator[tuple[int, str]]:
+    """(column from 1, move text) of each move of ``text``, the moves separated by spaces."""
+    refuse_other_blanks(text, offset, round)
+    for found in re.finditer(r"[^ ]+", text):
         yield offset + found.start() + 1, found.group()
 
 
@@ -226,7 +255,7 @@ def _play_round(state: State, text: str, round_number: int | None, offset: int,
                 complete: bool) -> State:
     """``state`` (awaiting a deal) after the round written in ``text``; the first broken rule
     is a :class:`NotationError`. ``complete``: the round must have all its moves."""
-    tokens = list(_tokens(text, offset))
+    tokens = list(_tokens(text, offset, round_number))
     moves: list[Move] = []
     failure: NotationError | None = None
     for number, (column, token) in enumerate(tokens, 1):
@@ -320,10 +349,10 @@ def calc_current_state(text: str, board: Sequence[int]) -> list[list[int]]:
 
 # --- whole games -----------------------------------------------------------------------------
 
-_PREFIX = re.compile(r"\s*([01])\s*:")
+_PREFIX = re.compile(r" *([01]) *:")
 
 
-_ANY_PREFIX = re.compile(r"\s*([^\s:|]*)\s*:")
+_ANY_PREFIX = re.compile(r" *([^ :|]*) *:")
 
 
 def _bad_prefix(line: str, offset: int) -> None:
@@ -343,6 +372,7 @@ def parse_game(line: str, variant: str = ITALIAN_THREE_ROUNDS.name) -> State:
     """The final state of the game written on ``line`` (rounds separated by ``|``, an optional
     ``P:`` prefix naming the first player)."""
     first, offset = 0, 0
+    refuse_other_blanks(line)
     prefix = _PREFIX.match(line)
     if prefix:
         first, offset = int(prefix.group(1)), prefix.end()
@@ -359,7 +389,9 @@ def parse_game(line: str, variant: str = ITALIAN_THREE_ROUNDS.name) -> State:
         state = _play_round(state, text, index + 1, offset, True)
         offset += len(text) + len(ROUND_SEPARATOR)
     if state.phase is not Phase.OVER:
-        rule = "UPDATE-5" if state.rules.max_rounds is None else "VAR-IT-1"
+        # An unfinished game: no goal, so the next round is due (UPDATE-1; UPDATE-5 without a
+        # round limit). The round limit (VAR-IT-1) is not what the line breaks.
+        rule = "UPDATE-5" if state.rules.max_rounds is None else "UPDATE-1"
         raise NotationError(f"the line stops after {len(rounds)} round(s) but no goal was "
                             "reached; the game goes on", rule, round=len(rounds))
     # Belt and braces: the record made of it is one the record reader accepts as this game.

@@ -35,8 +35,9 @@ class HanamikojiNotation(NotationExtension):
     def write(self, name: str, state: Any) -> str:
         if state.rules != ITALIAN_THREE_ROUNDS:
             raise buaa.NotationError(
-                f"the buaa notation writes games of the course's rules, the variant "
-                f"{ITALIAN_THREE_ROUNDS.name}, not {state.rules.name}", "VAR-IT-1")
+                f"the course's notation has only the italian three-round rules (the variant "
+                f"{ITALIAN_THREE_ROUNDS.name}); this game is of the variant {state.rules.name}",
+                "VAR-IT-1")
         return buaa.game_text(state)
 
 

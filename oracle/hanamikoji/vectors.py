@@ -471,9 +471,9 @@ def record_cases() -> list[Case]:
     record = to_record(italian)
     del record["rounds"][2:]
     del record["result"]
-    illegal("record/illegal/italian-stops-after-two-rounds", "VAR-IT-1: an Italian game "
-            "without a goal lasts three rounds; the record stops after two.", ("VAR-IT-1",),
-            record, "VAR-IT-1", ("Italian",))
+    illegal("record/illegal/italian-stops-after-two-rounds", "UPDATE-1: an Italian game "
+            "without a goal goes on to its third round; the record stops after two.",
+            ("UPDATE-1",), record, "UPDATE-1", ("Italian",))
     record = to_record(new_game())
     illegal("record/illegal/no-rounds", "UPDATE-5: a record of no rounds: the game has not "
             "ended.", ("UPDATE-5",), record, "UPDATE-5")

@@ -336,30 +336,33 @@ def render(report: Report) -> Any:
     """The report as rich renderables (per game, a table of queries and one of properties; then
     a verdict)."""
     from rich.console import Group
+    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
     parts: list[Any] = []
     for section in report.sections:
-        queries = Table(title=f"{section.title}: queries", title_justify="left")
+        queries = Table(title=escape(f"{section.title}: queries"), title_justify="left")
         for column, justify in (("query", "left"), ("answer", "left"),
                                 ("proof or witness", "left"), ("seconds", "right")):
             queries.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
         for a in section.answers:
             style = None if a.answered else "bold red"
-            queries.add_row(a.name, answer_text(a), evidence_text(a), f"{a.seconds:.2f}",
-                            style=style)
+            # Every cell escaped: a row such as "[none, 1]" is text, not Rich markup.
+            queries.add_row(escape(a.name), escape(answer_text(a)), escape(evidence_text(a)),
+                            f"{a.seconds:.2f}", style=style)
         parts.append(queries)
         if section.sample_error is not None:
             parts.append(Text(f"{section.title}: {section.sample_error}", style="bold red"))
             continue
-        props = Table(title=f"{section.title}: property sample (max_examples="
-                            f"{report.max_examples}, seed={report.seed})", title_justify="left")
+        props = Table(title=escape(f"{section.title}: property sample (max_examples="
+                                   f"{report.max_examples}, seed={report.seed})"),
+                      title_justify="left")
         for column in ("property", "rules", "result", "examples", "seconds"):
             props.add_column(column, overflow="fold")
         for p in section.properties:
-            props.add_row(p.name, ", ".join(p.rules),
-                          "pass" if p.passed else f"FAIL: {p.message}", str(p.examples),
+            props.add_row(escape(p.name), escape(", ".join(p.rules)),
+                          escape("pass" if p.passed else f"FAIL: {p.message}"), str(p.examples),
                           f"{p.seconds:.2f}", style=None if p.passed else "bold red")
         parts.append(props)
     verdict = "pass" if report.ok else "FAIL"

@@ -1343,8 +1343,9 @@ def static_reachable(deadline: Deadline) -> Finding:
 
 
 def dead_not_static(deadline: Deadline) -> Finding:
-    """Issue 15: a position that is not static from which no board can ever be filled; and
-    whether a position can be reached from which the game can never end."""
+    """Query ``dead-not-static``: a reachable position that is not static (MK-STATIC-1) from
+    which no board can ever be filled; and whether a position can be reached from which the
+    game can never end, with MK-STATIC-2 and without it."""
     answer: list[tuple[str, Any]] = []
     witnesses: list[Witness] = []
     for players in PLAYER_COUNTS:

@@ -39,7 +39,7 @@ from hanamikoji.engine.maiko import (
     tile_name,
 )
 from hanamikoji.engine.maiko.components import COLUMNS, ROWS
-from hanamikoji.engine.maiko.game import DOWN, EMPTY, UP, Phase, filled, is_static
+from hanamikoji.engine.maiko.game import DOWN, EMPTY, UP, Draft, Phase, filled, is_static
 from hanamikoji.engine.maiko.view import HIDDEN
 from hanamikoji.properties.maiko import invariants as inv
 from hanamikoji.properties.maiko.scenarios import configure, play, random_game, start
@@ -578,6 +578,53 @@ def test_MK_END_1_full_board_flips_no_more_and_stands() -> None:
     state = play(state, "sabanto 0 green")
     assert state.boards[0][at(0, 3)] == 0  # item space 0 still holds the pink tile
     assert state.result is not None and state.result.reason is Reason.FULL_BOARD
+
+
+@checks("MK-TURN-2", "MK-END-1", "MK-END-2")
+def test_MK_END_1_the_ending_step_ends_the_turn_in_one_draft() -> None:
+    """MK-TURN-2, MK-END-1: the explicit ending step ("end") ends the turn: the next player's
+    first flip, no visit made and no look yet, or, after the turn of the player before the
+    first (MK-END-2), the end of the game. Played in one :class:`Draft`, as random games and
+    record replays play a whole game, and compared with ``apply``: a draft whose "end" does
+    nothing fails here at once, not only in the agreement tests' games that fill a board."""
+    three = Config.make(3)
+    pairs = [t for i in range(9) for t in (f"white-{i}", f"green-{i}")]
+    state = start(three, ["pink-0", "pink-1", *pairs, "pink-2", "pink-3"])
+    state = play(state, "flip 0", "flip 1")  # player 0: a mismatch
+    draft = Draft.of(state)
+    for i in range(9):  # player 1 fills her board
+        draft.play(Flip(2 + 2 * i))
+        draft.play(Flip(3 + 2 * i))
+        if i % 3 == 2:
+            for item in ROWS[i // 3]:
+                draft.play(Sweep(item, None))
+    before = draft.freeze()
+    assert before.phase is Phase.ENDING and before.current == 1 and before.triggered_by == 1
+    assert EndTurn() in legal_actions(before)
+    draft.play(EndTurn())
+    after = draft.freeze()
+    assert (after.current, after.turn, after.phase, after.visited, after.looks) == \
+        (2, before.turn + 1, Phase.FIRST, False, ())
+    assert after.steps[-1].decision == EndTurn() and after.steps[-1].player == 1
+    assert apply(before, EndTurn()) == after
+    # Two players, player 1 first: player 0's ending step is the last of the game.
+    two = configure(2, "pink,green")
+    state = start(two, [t for i in range(9) for t in (f"pink-{i}", f"green-{i}")],
+                  first_player=1)
+    state = play(state, "flip 30", "flip 32")  # green: a mismatch
+    draft = Draft.of(state)
+    for i in range(9):
+        draft.play(Flip(2 * i))
+        draft.play(Flip(2 * i + 1))
+        if i % 3 == 2:
+            for item in ROWS[i // 3]:
+                draft.play(Sweep(item, None))
+    before = draft.freeze()
+    assert before.phase is Phase.ENDING and before.current == 0 and before.result is None
+    draft.play(EndTurn())
+    after = draft.freeze()
+    assert after.phase is Phase.OVER and after.result is not None
+    assert after.result.reason is Reason.FULL_BOARD and apply(before, EndTurn()) == after
 
 
 @checks("MK-END-2")

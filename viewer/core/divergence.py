@@ -42,22 +42,42 @@ def answer_rows(reference: Any, other: Any) -> list[tuple[str, str, str, bool]]:
     return sorted(rows, key=lambda row: not row[3])
 
 
-def replayed(game: Game, divergence: dict[str, Any]) -> Any:
-    """The game so far, as the reference plays the decisions sent (None if it cannot)."""
+def replayed(game: Game, divergence: dict[str, Any]) -> tuple[Any, GameError | None]:
+    """The game so far, as the reference plays the decisions sent (None if it cannot), and
+    the reference's error when it refuses the last of them: the other engine accepted a
+    decision the rules forbid, so the game so far is the one before that decision."""
+    decisions = divergence.get("decisions") or []
     try:
         config = game.configure(divergence.get("options") or {})
         state = game.new_game(config, divergence.get("first_player") or 0)
-        for i, decision in enumerate(divergence.get("decisions") or []):
-            state = game.apply(state, game.decision_from_json(decision, f"$.decisions[{i}]"))
+        for i, decision in enumerate(decisions):
+            try:
+                state = game.apply(state, game.decision_from_json(decision, f"$.decisions[{i}]"))
+            except GameError as error:
+                if i != len(decisions) - 1:
+                    raise
+                return state, error
     except (GameError, TypeError, ValueError):
-        return None
-    return state
+        return None, None
+    return state, None
+
+
+def _refused(divergence: dict[str, Any], error: GameError) -> str:
+    """The paragraph showing the decision the reference refused, apart from the replay."""
+    e = html.escape
+    texts = divergence.get("decisions_text") or []
+    decisions = divergence.get("decisions") or []
+    shown = texts[-1] if len(texts) == len(decisions) else _compact(decisions[-1])
+    rule = f" (it breaks {error.rule})" if error.rule else ""
+    return (f'<p class="refused">the decision the reference refuses{e(rule)}, decision '
+            f'{len(decisions) - 1}, which the other engine accepted: <code>{e(shown)}</code>; '
+            "the game so far stops before it</p>\n")
 
 
 def divergence_page(game: Game, divergence: dict[str, Any], command: str) -> tuple[str, Any]:
     """The page, and the final state of the game so far (for its record; None if the
     reference cannot replay it)."""
-    state = replayed(game, divergence)
+    state, refused = replayed(game, divergence)
     e = html.escape
     rows = "\n".join(
         f'<tr class="{"differs" if differs else "same"}"><th scope="row">{e(key)}</th>'
@@ -75,7 +95,7 @@ first player {e(str(divergence.get("first_player")))}; {len(decisions)} decision
 <tbody>
 {rows}
 </tbody></table>
-</section>
+{"" if refused is None or state is None else _refused(divergence, refused)}</section>
 """
     games = []
     if state is not None:

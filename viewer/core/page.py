@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any, Iterable, Sequence
 
 from hanamikoji.engine.core.game import CHANCE, Game, player_json
+from hanamikoji.engine.core.words import plural
 
 #: The page's own assets (this package's files).
 _ASSETS = ("page.css", "page.js")
@@ -165,7 +166,10 @@ def game_steps(game: Game, final: Any) -> dict[str, Any]:
     if part is not None:
         views["all"] = _deltas(part.everything(s) for s in states)
     for p in players:
-        views[str(p)] = _deltas(game.view_to_json(game.observe(s, p)) for s in states)
+        # A game whose views grow with it (Maiko's log, with perfect recall) may make them
+        # all at once (its viewer part's ``views``), the same as the engine's one by one.
+        views[str(p)] = _deltas(part.views(states, p) if hasattr(part, "views") else
+                                (game.view_to_json(game.observe(s, p)) for s in states))
     return {"steps": steps, "views": views}
 
 
@@ -187,7 +191,7 @@ def game_entry(game: Game, final: Any, label: str) -> dict[str, Any]:
     return {"label": label, "game": game.name, "title": game.title,
             "options": game.options_of(game.config_of(final)),
             "players": len(game.players(final)), "first_player": game.first_player(final),
-            "length": f"{length} {unit}", "end": end,
+            "length": plural(length, unit.removesuffix("s"), unit), "end": end,
             "z": pack(game_steps(game, final))}
 
 
