@@ -46,17 +46,11 @@ def module(tmp_path: pathlib.Path, body: str, name: str = "module.mjs") -> pathl
     return path
 
 
-def test_a_module_that_crashes_on_its_46th_call_is_named_with_its_message(tmp_path):
+def test_a_module_that_crashes_on_its_46th_call_is_named_with_its_message():
     """The real case: a module whose collector freed memory it still used aborts from its 46th
     call on, in one long-lived process. The committed 48 cases would reach it; --calls goes on
     as long as asked, and the checker names call 46 and shows the abort's message."""
-    crashing = module(tmp_path, (
-        "let calls = 0;\n"
-        "export function hanamikoji_action(history, cards, board) {\n"
-        "  calls += 1;\n"
-        "  if (calls >= 46) throw new Error('abort: at ~lib/rt/itcms.ts:128');\n"
-        "  return correct.hanamikoji_action(history, cards, board);\n"
-        "}\n"))
+    crashing = ROOT / "tests" / "js" / "t3-crashes-at-call-46.mjs"
     done = check(crashing, "--calls", "200")
     assert (done.returncode, done.stderr) == (1, "")
     lines = done.stdout.splitlines()
@@ -68,18 +62,11 @@ def test_a_module_that_crashes_on_its_46th_call_is_named_with_its_message(tmp_pa
     assert lines[-1] == "45 passed, 155 failed"
 
 
-def test_a_stale_string_after_many_calls_is_caught(tmp_path):
+def test_a_stale_string_after_many_calls_is_caught():
     """An unpinned string, simulated in JavaScript: the glue's copy of the history is freed
     after 60 calls and the function reads the previous call's string in its place. The 48
     committed cases pass; a long run in one process finds the first call that goes wrong."""
-    stale = module(tmp_path, (
-        "let calls = 0, freed = null;\n"
-        "export function hanamikoji_action(history, cards, board) {\n"
-        "  calls += 1;\n"
-        "  const seen = calls > 60 && freed !== null ? freed : history;\n"
-        "  freed = history;\n"
-        "  return correct.hanamikoji_action(seen, cards, board);\n"
-        "}\n"))
+    stale = ROOT / "tests" / "js" / "t3-stale-string.mjs"
     assert check(stale).returncode == 0
     done = check(stale, "--calls", "300")
     assert (done.returncode, done.stderr) == (1, "")
