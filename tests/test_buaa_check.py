@@ -62,6 +62,15 @@ def test_a_module_that_crashes_on_its_46th_call_is_named_with_its_message():
     assert lines[-1] == "45 passed, 155 failed"
 
 
+def test_a_module_that_ends_the_process_is_named_by_its_call(tmp_path):
+    leaving = module(tmp_path, "let calls = 0;\nexport function hanamikoji_action(h, c, b) {\n"
+                               "  if (++calls === 7) process.exit(0);\n"
+                               "  return correct.hanamikoji_action(h, c, b);\n}\n")
+    done = check(leaving)
+    assert (done.returncode, done.stdout) == (
+        1, "FAIL: the process ended (exit code 0) during call 7\n")
+
+
 def test_a_stale_string_after_many_calls_is_caught():
     """An unpinned string, simulated in JavaScript: the glue's copy of the history is freed
     after 60 calls and the function reads the previous call's string in its place. The 48

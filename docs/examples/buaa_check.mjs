@@ -28,7 +28,10 @@ import { LoadError, NAMES, loadCourseModule } from "./buaa_module.mjs";
 const USAGE = "usage: node buaa_check.mjs MODULE.js [VECTORS_DIR] [--calls N] [--limit MS] " +
               "[--times] [--show N]";
 
+let finished = false; // set on every planned exit: any other is the module's doing
+
 function fatal(message) {
+  finished = true;
   process.stderr.write(`buaa_check.mjs: ${String(message).split("\n")[0]}\n`);
   process.exit(2);
 }
@@ -192,6 +195,13 @@ function whyPick(taken, pending, last) {
 // --- calling the module ------------------------------------------------------------------------
 
 let calls = 0;
+// A module that ends the process itself (process.exit, an abort Node cannot catch) still gets
+// its call named.
+process.on("exit", (code) => {
+  if (finished) return;
+  process.stdout.write(`FAIL: the process ended (exit code ${code}) during call ${calls}\n`);
+  if (!code) process.exitCode = 1;
+});
 // One call, counted and timed: { value } or { thrown }, and the milliseconds it took.
 async function call(f, ...params) {
   calls += 1;
@@ -287,4 +297,5 @@ for (const [task, f, name, file, params, shown] of tasks) {
 }
 for (const line of summaries) console.log(line);
 console.log(`${passed} passed, ${failed} failed`);
+finished = true;
 process.exit(failed ? 1 : 0);
