@@ -21,6 +21,7 @@ from hanamikoji.engine.core.registry import get
 from hanamikoji.engine.hanamikoji.game import apply, legal_actions
 from hanamikoji.oracle.core.bot import hooks
 from hanamikoji.oracle.hanamikoji import buaa_tasks
+from hanamikoji.oracle.hanamikoji.bot import why_illegal
 from hanamikoji.properties.core.cite import checks
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -201,9 +202,30 @@ def test_an_illegal_answer_is_told_with_the_rule_the_engine_cites(tmp_path):
     done = check(replay, "--show", "100000", vectors=tmp_path)
     failures = done.stdout.splitlines()[:-2]
     assert len(failures) == len(answers)
-    for line, answer, rule in zip(failures, answers, rules):
+    for line, case, answer, rule in zip(failures, cases, answers, rules):
         assert f"returned {json.dumps(answer)}, which is not legal: " in line, line
-        assert line.endswith(f"[{rule}]"), (line, rule)
+        # the same reason as the toolkit's own reading in Python, the engine's rule
+        reason = why_illegal(case["history"], case["hand"], answer)
+        assert reason is not None and reason[1] == rule, (answer, reason, rule)
+        assert line.endswith(f": {reason[0]} [{rule}]"), (line, reason)
     first = failures[answers.index("1FA")]
     assert first.endswith('returned "1FA", which is not legal: a secret takes exactly 1 card, '
                           'not 2 [ACT-SECRET-1]')
+
+
+def test_a_forfeits_message_for_an_action_string_is_in_the_courses_terms():
+    """The bot protocol's hook for a forfeit's message: an action string's fault as the
+    course writes moves (no engine value in it), a JSON answer's the engine's message."""
+    extension = hooks(get("hanamikoji"))
+    id, point = next((id, p) for id, p in buaa_tasks.t3_points() if id.endswith("pick")
+                     and p.pending.kind.value == "competition")
+    seen = buaa_tasks.t3_case(id, point)
+    try:
+        apply(point, extension.read_decision(point, "1" + seen["hand"][0]))
+    except GameError as error:
+        message = extension.fault_message(point, point.active ^ 1, "1" + seen["hand"][0],
+                                          error)
+        assert "Competition(" in error.message and "Competition(" not in message
+    pending = seen["history"].split()[-1]
+    assert message == (f"the opponent's competition {pending} waits for your pick: answer '-' "
+                       "and the set you take")

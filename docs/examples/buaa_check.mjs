@@ -117,11 +117,12 @@ function cellsDiffer(expected, got) {
 // Why a T3 answer is not legal, with the rule it breaks ([reason, rule ID]), or null where this
 // reading finds nothing (the vectors' list of legal answers is what decides). The order of the
 // questions is the toolkit's (oracle/hanamikoji/bot.py, course_decision, then the engine): the
-// answer's shape first, then the position (a pending offer, the actions used, the hand).
+// answer's shape first, then the position (a pending offer, the actions used, the hand); the
+// reasons are those of why_illegal there, word for word.
 function whyIllegal(history, hand, answer) {
   const token = String(answer).trim();
   if (!token || String(answer).length > 32) {
-    return [`an answer is a digit 1 to 4 and its cards, or '-' and a pick, not ${quote(answer)}`,
+    return [`an answer is a digit 1 to 4 and its cards, or '-' and a pick, not ${quote(String(answer).slice(0, 32))}`,
             "COMP-3"];
   }
   const moves = history.trim() ? history.trim().split(/\s+/) : [];

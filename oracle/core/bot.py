@@ -118,6 +118,13 @@ class BotExtension:
         """The game's own built-in bots, by name (default: none)."""
         return {}
 
+    def fault_message(self, state: Any, player: int, answer: Any, error: Exception) -> str:
+        """For a person, why ``player``'s ``answer`` in ``state`` is refused, in the terms the
+        bot answered in (a game that reads its own notation explains a string in it); ``error``
+        is what :meth:`read_decision` or the engine's ``apply`` raised (default: its
+        message). The rule stays the engine's."""
+        return str(getattr(error, "message", error))
+
 
 def hooks(game: Game) -> BotExtension:
     """``game``'s hooks of the bot protocol (its own, or the defaults)."""
