@@ -27,6 +27,7 @@ writes the same bytes.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from typing import Any, Iterator
@@ -71,6 +72,7 @@ def round_rows() -> tuple[Markers, ...]:
     return patterns()
 
 
+@functools.cache  # the same for every seed and --cases: worked out once a process
 def reachable_after() -> tuple[frozenset[Markers], ...]:
     """The rows a game can stand in after the scoring of round 1, 2 and 3: each round moves the
     markers of an open row (no goal reached, END-1) by a row one round can produce."""
