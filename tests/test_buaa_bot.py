@@ -122,15 +122,20 @@ def test_a_module_with_a_default_export_plays(tmp_path):
 def test_a_glue_without_the_assemblyscript_loader_is_one_line(tmp_path, program):
     """A hand-over glue that imports @assemblyscript/loader, where it is not installed: one line
     that says which package to install, not a stack trace."""
-    glue = tmp_path / "release.js"
-    glue.write_text('import loader from "@assemblyscript/loader";\n'
-                    "export const hanamikoji_action = () => loader;\n", encoding="utf-8")
+    (tmp_path / "release.js").write_text('import loader from "@assemblyscript/loader";\n'
+                                         "export const hanamikoji_action = () => loader;\n",
+                                         encoding="utf-8")
     (tmp_path / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
-    done = subprocess.run(["node", str(ROOT / "docs" / "examples" / program), str(glue)],
-                          capture_output=True, text=True, input="", cwd=tmp_path)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.count("\n") == 1, done.stderr
-    assert "npm install @assemblyscript/loader" in done.stderr
+    (tmp_path / "release.cjs").write_text('const loader = require("@assemblyscript/loader");\n'
+                                          "exports.hanamikoji_action = () => loader;\n",
+                                          encoding="utf-8")
+    for glue in ("release.js", "release.cjs"):  # an ES module's import, a CommonJS require
+        done = subprocess.run(["node", str(ROOT / "docs" / "examples" / program), glue],
+                              capture_output=True, text=True, input="", cwd=tmp_path)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == (f"{program}: {glue}: cannot load it: its glue imports "
+                               "@assemblyscript/loader, which is not installed: run npm install "
+                               "@assemblyscript/loader in the module's folder (docs/buaa.md)\n")
 
 
 def test_a_function_that_throws_ends_the_bot_with_its_message(tmp_path):

@@ -19,12 +19,13 @@ export const NAMES = {
 // A module that cannot be loaded; its message is one line for a person.
 export class LoadError extends Error {}
 
-// The package a module imports that is not installed, or null: Node's message names it as
-// "Cannot find package 'NAME' imported from ...".
+// The package a module imports that is not installed, or null: Node names it "Cannot find
+// package 'NAME' imported from ..." for an import, "Cannot find module 'NAME'" for a require
+// (a file that is missing is named by its path, which is no package).
 function missingPackage(error) {
-  if (error?.code !== "ERR_MODULE_NOT_FOUND") return null;
-  const found = /Cannot find package '([^']+)'/.exec(String(error.message));
-  return found ? found[1] : null;
+  if (!["ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND"].includes(error?.code)) return null;
+  const found = /Cannot find (?:package|module) '([^']+)'/.exec(String(error.message));
+  return found && !/^(\.|\/|[A-Za-z]:|file:)/.test(found[1]) ? found[1] : null;
 }
 
 function firstLine(error) {
