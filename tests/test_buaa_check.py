@@ -63,6 +63,18 @@ def test_a_module_that_crashes_on_its_46th_call_is_named_with_its_message():
     assert lines[-1] == "45 passed, 155 failed"
 
 
+def test_a_webassembly_trap_after_many_calls_is_named_with_its_call():
+    """The same in WebAssembly: tests/js/t3-wasm-traps-at-call-46.mjs keeps a counter in a
+    WebAssembly global and traps from its 46th call on; the trap is named as Node names it."""
+    done = check(ROOT / "tests" / "js" / "t3-wasm-traps-at-call-46.mjs", "--calls", "100",
+                 "--show", "1")
+    assert (done.returncode, done.stderr) == (1, "")
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("FAIL T3: call 46 (")
+    assert lines[0].endswith("): threw RuntimeError: unreachable")
+    assert "T3: 45 passed, 55 failed of 100 calls; the first failure at call 46" in lines
+
+
 def test_a_module_that_ends_the_process_is_named_by_its_call(tmp_path):
     leaving = module(tmp_path, "let calls = 0;\nexport function hanamikoji_action(h, c, b) {\n"
                                "  if (++calls === 7) process.exit(0);\n"
