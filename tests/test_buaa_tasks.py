@@ -328,3 +328,10 @@ def test_the_command_writes_long_cases(tmp_path, capsys):
     assert written["tests"] == t2
     assert main(["vectors", "--cases", "60", "--out", str(tmp_path / "corpus")]) == 2
     assert "--cases and --seed go with --tasks" in capsys.readouterr().err
+
+
+def test_docstring_examples():
+    import doctest
+
+    failures, tried = doctest.testmod(buaa_tasks)
+    assert tried and failures == 0
