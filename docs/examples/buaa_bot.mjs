@@ -37,9 +37,9 @@ function fatal(message, code) {
 
 const [modulePath] = process.argv.slice(2);
 if (!modulePath) fatal("usage: node buaa_bot.mjs MODULE.js", 2);
-let action;
+let action, exported;
 try {
-  ({ action } = await loadCourseModule(modulePath));
+  ({ action, exported } = await loadCourseModule(modulePath));
 } catch (error) {
   if (!(error instanceof LoadError)) throw error;
   fatal(error.message, 2);
@@ -60,7 +60,7 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
     try {
       answer = await action(history, hand, Int8Array.from(board));
     } catch (error) {
-      fatal(`call ${calls} of ${action.name || "hanamikoji_action"}("${history}", "${hand}", ` +
+      fatal(`call ${calls} of ${exported.action}("${history}", "${hand}", ` +
             `[${board}]) threw: ${String(error?.message ?? error).split("\n")[0]}`, 1);
     }
     send({ decision: String(answer) });

@@ -246,11 +246,11 @@ const verdicts = {
 };
 
 const tasks = [
-  ["T1", functions.judge, NAMES.judge[0], "t1.json", (c) => [Int8Array.from(c.board), c.round],
+  ["T1", functions.judge, functions.exported.judge, "t1.json", (c) => [Int8Array.from(c.board), c.round],
    (c) => `${int8(c.board)}, ${c.round}`],
-  ["T2", functions.calc, NAMES.calc[0], "t2.json", (c) => [c.history, Int8Array.from(c.board)],
+  ["T2", functions.calc, functions.exported.calc, "t2.json", (c) => [c.history, Int8Array.from(c.board)],
    (c) => `${quote(c.history)}, ${int8(c.board)}`],
-  ["T3", functions.action, NAMES.action[0], "t3.json",
+  ["T3", functions.action, functions.exported.action, "t3.json",
    (c) => [c.history, c.hand, Int8Array.from(c.board)],
    (c) => `${quote(c.history)}, ${quote(c.hand)}, ${int8(c.board)}`],
 ].filter(([, f]) => f);

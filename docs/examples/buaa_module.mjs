@@ -33,7 +33,8 @@ function firstLine(error) {
 }
 
 // The course's functions `path` exports, as { judge, calc, action } (each a function or
-// undefined). Throws LoadError, with one line saying why, when the module cannot be imported.
+// undefined), and `exported`: the name each was found under (for a call to paste). Throws
+// LoadError, with one line saying why, when the module cannot be imported.
 export async function loadCourseModule(path) {
   let mod;
   try {
@@ -51,9 +52,12 @@ export async function loadCourseModule(path) {
     }
     throw new LoadError(`${path}: cannot load it: ${firstLine(error)}`);
   }
-  const pick = (names) => names.map((n) => mod[n] ?? mod.default?.[n])
-    .find((f) => typeof f === "function");
-  return { judge: pick(NAMES.judge), calc: pick(NAMES.calc), action: pick(NAMES.action) };
+  const found = {}, exported = {};
+  for (const [task, names] of Object.entries(NAMES)) {
+    const name = names.find((n) => typeof (mod[n] ?? mod.default?.[n]) === "function");
+    if (name) [found[task], exported[task]] = [mod[name] ?? mod.default[name], name];
+  }
+  return { ...found, exported };
 }
 
 // Every console method a module may call to print: the bot shim sends them to stderr.
