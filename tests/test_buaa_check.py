@@ -108,6 +108,16 @@ def test_a_default_export_is_checked_as_the_shim_plays_it(tmp_path):
     assert (done.returncode, done.stdout, done.stderr) == (0, f"{total} passed, 0 failed\n", "")
 
 
+def test_what_a_module_prints_goes_to_stderr(tmp_path):
+    """As in the bot shim: the report on stdout is the checker's alone."""
+    chatty = module(tmp_path, "export function hanamikoji_action(h, c, b) {\n"
+                              "  console.log('thinking'); console.table([h]);\n"
+                              "  return correct.hanamikoji_action(h, c, b);\n}\n")
+    done = check(chatty)
+    assert (done.returncode, done.stdout) == (0, "48 passed, 0 failed\n")
+    assert done.stderr.count("thinking") == 48
+
+
 def test_a_t2_answer_is_marked_cell_by_cell(tmp_path):
     """One cell off (the opponent's A): each failure names it, with the expected and the
     returned count, and only it."""

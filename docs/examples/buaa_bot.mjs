@@ -17,18 +17,11 @@
 // packages.
 //
 //   hanamikoji tournament heuristic "node docs/examples/buaa_bot.mjs t3-rust/pkg/t3_rust.js"
-import { Console } from "node:console";
 import { createInterface } from "node:readline";
-import { CONSOLE_METHODS, LoadError, NAMES, loadCourseModule } from "./buaa_module.mjs";
+import { LoadError, NAMES, keepStdout, loadCourseModule } from "./buaa_module.mjs";
 
-// The protocol's channel, kept before anything the module runs can print: from here on, every
-// other write to standard output goes to standard error.
-const protocol = process.stdout.write.bind(process.stdout);
-process.stdout.write = process.stderr.write.bind(process.stderr);
-const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
-for (const name of CONSOLE_METHODS) {
-  if (typeof toStderr[name] === "function") console[name] = toStderr[name].bind(toStderr);
-}
+// The protocol's channel, kept before anything the module runs can print.
+const protocol = keepStdout();
 
 function fatal(message, code) {
   process.stderr.write(`buaa_bot.mjs: ${message}\n`);

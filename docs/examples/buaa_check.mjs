@@ -19,11 +19,16 @@
 // --show N prints the first N failures (default 10), each with the call to paste and why it
 // failed: a T1 code and what it means, a T2 matrix cell by cell, a T3 answer's broken rule.
 // Then "N passed, N failed"; exits 1 if any failed, 2 (one line on stderr) if the module or
-// the vectors cannot be read.
+// the vectors cannot be read. What the module prints (console.log, ...) goes to stderr, as the
+// bot shim sends it, so standard output is the report alone.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LoadError, NAMES, loadCourseModule } from "./buaa_module.mjs";
+import { LoadError, NAMES, keepStdout, loadCourseModule } from "./buaa_module.mjs";
+
+// The report is standard output; what the module prints (console.log, ...) goes to stderr.
+const report = keepStdout();
+const print = (line) => report(`${line}\n`);
 
 const USAGE = "usage: node buaa_check.mjs MODULE.js [VECTORS_DIR] [--calls N] [--limit MS] " +
               "[--times] [--show N]";
@@ -200,7 +205,7 @@ let calls = 0;
 // its call named.
 process.on("exit", (code) => {
   if (finished) return;
-  process.stdout.write(`FAIL: the process ended (exit code ${code}) during call ${calls}\n`);
+  print(`FAIL: the process ended (exit code ${code}) during call ${calls}`);
   if (!code) process.exitCode = 1;
 });
 // One call, counted and timed: { value } or { thrown }, and the milliseconds it took.
@@ -280,7 +285,7 @@ for (const [task, f, name, file, params, shown] of tasks) {
     first ??= calls;
     if (failed <= args.show) {
       const id = c.id ? ` (${c.id})` : "";
-      console.log(`FAIL ${task}: call ${calls}${id}: ${name}(${shown(c)}): ${wrong}`);
+      print(`FAIL ${task}: call ${calls}${id}: ${name}(${shown(c)}): ${wrong}`);
     }
   }
   if (taskFailed) {
@@ -296,7 +301,7 @@ for (const [task, f, name, file, params, shown] of tasks) {
     }
   }
 }
-for (const line of summaries) console.log(line);
-console.log(`${passed} passed, ${failed} failed`);
+for (const line of summaries) print(line);
+print(`${passed} passed, ${failed} failed`);
 finished = true;
 process.exit(failed ? 1 : 0);

@@ -6,6 +6,7 @@
 // is looked up under the names the course's tests accept, first among the module's named
 // exports, then as a field of its default export (`export default { hanamikoji_action }`).
 // Node 18+, no packages.
+import { Console } from "node:console";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -60,7 +61,20 @@ export async function loadCourseModule(path) {
   return { ...found, exported };
 }
 
-// Every console method a module may call to print: the bot shim sends them to stderr.
+// Every console method a module may call to print.
 export const CONSOLE_METHODS = ["log", "info", "debug", "warn", "error", "trace", "dir",
                                 "table", "dirxml", "group", "groupCollapsed", "count",
                                 "timeLog", "timeEnd", "assert"];
+
+// Keep standard output for the caller: from here on, every console method and every other
+// write to process.stdout goes to standard error. Returns the function that writes to the
+// real standard output (the bot protocol's channel, the checker's report).
+export function keepStdout() {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = process.stderr.write.bind(process.stderr);
+  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+  for (const name of CONSOLE_METHODS) {
+    if (typeof toStderr[name] === "function") console[name] = toStderr[name].bind(toStderr);
+  }
+  return write;
+}
