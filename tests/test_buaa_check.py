@@ -140,9 +140,13 @@ def test_a_t1_code_is_told_with_its_meaning(tmp_path):
     draw = module(tmp_path, "export const hanamikoji_judge = (board, round) => "
                             "round === 3 ? 2 : correct.hanamikoji_judge(board, round);\n")
     lines = check(draw, "--show", "1").stdout.splitlines()
-    assert lines[0] == ("FAIL T1: call 4375: hanamikoji_judge(Int8Array.from([-1,-1,-1,-1,-1,"
-                        "-1,-1]), 3): expected -1 (the opponent wins), got 2 (a draw, after "
-                        "round 3)")
+    cases = json.loads((VECTORS / "t1.json").read_text())["tests"]
+    call, case = next((i + 1, c) for i, c in enumerate(cases)
+                      if c["round"] == 3 and c["expected"] != 2)
+    meaning = {1: "you win", -1: "the opponent wins"}[case["expected"]]
+    assert lines[0] == (f"FAIL T1: call {call}: hanamikoji_judge(Int8Array.from("
+                        f"{json.dumps(case['board'], separators=(',', ':'))}), 3): expected "
+                        f"{case['expected']} ({meaning}), got 2 (a draw, after round 3)")
 
 
 def test_a_slow_call_is_told_against_the_limit(tmp_path):
