@@ -295,6 +295,14 @@ def _vectors(vectors: argparse.ArgumentParser) -> None:
     vectors.add_argument("--tasks", metavar="SET",
                          help="instead of the conformance corpus, the vectors of a task set "
                               "in its own shapes (buaa: docs/buaa.md)")
+    vectors.add_argument("--cases", type=_positive, metavar="N",
+                         help="with --tasks: N cases of each generated file (more where "
+                              "covering every place takes more) instead of the small "
+                              "committed set (buaa: T2 and T3, histories spelled as players "
+                              "may write them)")
+    vectors.add_argument("--seed", type=_seed, metavar="S",
+                         help="with --tasks: the seed of the games the cases come from "
+                              "(default: the committed set's)")
     vectors.set_defaults(handler="hanamikoji.oracle.core.vectors:run")
 
 

@@ -5,6 +5,7 @@ where ``node`` is missing they are skipped, and say so."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -22,10 +23,10 @@ pytestmark = pytest.mark.skipif(
 SHIM = f"node {ROOT / 'docs' / 'examples' / 'buaa_bot.mjs'}"
 
 
-def tournament(*bots: str) -> dict:
+def tournament(*bots: str, env: dict | None = None) -> dict:
     done = subprocess.run([sys.executable, "-m", "hanamikoji", "tournament", *bots, "--deals",
                            "2", "--variant", "italian-three-rounds", "--json"],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -62,3 +63,90 @@ def test_a_module_without_the_function_is_refused(tmp_path):
     done = subprocess.run(["node", str(ROOT / "docs" / "examples" / "buaa_bot.mjs"), str(empty)],
                           capture_output=True, text=True, input="")
     assert done.returncode == 2 and "exports none of hanamikoji_action" in done.stderr
+
+
+CORRECT = (ROOT / "tests" / "buaa" / "correct.mjs").as_uri()
+
+
+def test_a_module_that_prints_plays_every_game(tmp_path):
+    """A student's console.log (or any console method, or a raw write to stdout) in the
+    function, and at import, goes to stderr: stdout is the protocol's, and the bot plays every
+    game."""
+    chatty = tmp_path / "chatty.mjs"
+    chatty.write_text(
+        f"import {{ hanamikoji_action as play }} from {json.dumps(CORRECT)};\n"
+        "console.log('loading');\n"
+        "export function hanamikoji_action(history, cards, board) {\n"
+        "  console.log('history', history); console.info('hand', cards);\n"
+        "  console.debug(board); console.warn('w'); console.error('e'); console.trace('t');\n"
+        "  console.dir({ cards }); console.table([[1, 2]]);\n"
+        "  process.stdout.write('raw\\n');\n"
+        "  return play(history, cards, board);\n"
+        "}\n", encoding="utf-8")
+    report = tournament("random", f"chatty={SHIM} {chatty}")
+    bot = next(s for s in report["standings"] if s["bot"] == "chatty")
+    assert bot["games"] == 4 and bot["forfeits"] == 0 and report["forfeits"] == []
+
+
+def test_a_python_bot_that_prints_plays_every_game(tmp_path):
+    """The Python bot helper sends print to stderr while the bot's code runs (import, making
+    the bot, each decide); the protocol keeps the real stdout."""
+    (tmp_path / "printer.py").write_text(
+        "from hanamikoji.oracle.core.bot import RandomBot\n"
+        "print('importing')\n"
+        "class Printer(RandomBot):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        print('new game')\n"
+        "    def decide(self, request):\n"
+        "        print('deciding', request.legal[:1])\n"
+        "        return super().decide(request)\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(tmp_path), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    report = tournament("random", f"printer={sys.executable} -m hanamikoji.oracle.core.bot "
+                                  "printer:Printer", env=env)
+    bot = next(s for s in report["standings"] if s["bot"] == "printer")
+    assert bot["games"] == 4 and bot["forfeits"] == 0 and report["forfeits"] == []
+
+
+def test_a_module_with_a_default_export_plays(tmp_path):
+    """``export default { hanamikoji_action }``: the shim and the checker share one loader."""
+    module = tmp_path / "default.mjs"
+    module.write_text(f"import {{ hanamikoji_action }} from {json.dumps(CORRECT)};\n"
+                      "export default { hanamikoji_action };\n", encoding="utf-8")
+    report = tournament("random", f"default={SHIM} {module}")
+    assert report["forfeits"] == []
+
+
+@pytest.mark.parametrize("program", ["buaa_bot.mjs", "buaa_check.mjs"])
+def test_a_glue_without_the_assemblyscript_loader_is_one_line(tmp_path, program):
+    """A hand-over glue that imports @assemblyscript/loader, where it is not installed: one line
+    that says which package to install, not a stack trace."""
+    (tmp_path / "release.js").write_text('import loader from "@assemblyscript/loader";\n'
+                                         "export const hanamikoji_action = () => loader;\n",
+                                         encoding="utf-8")
+    (tmp_path / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    (tmp_path / "release.cjs").write_text('const loader = require("@assemblyscript/loader");\n'
+                                          "exports.hanamikoji_action = () => loader;\n",
+                                          encoding="utf-8")
+    for glue in ("release.js", "release.cjs"):  # an ES module's import, a CommonJS require
+        done = subprocess.run(["node", str(ROOT / "docs" / "examples" / program), glue],
+                              capture_output=True, text=True, input="", cwd=tmp_path)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == (f"{program}: {glue}: cannot load it: its glue imports "
+                               "@assemblyscript/loader, which is not installed: run npm install "
+                               "@assemblyscript/loader in the module's folder (docs/buaa.md)\n")
+
+
+def test_a_function_that_throws_ends_the_bot_with_its_message(tmp_path):
+    module = tmp_path / "throws.mjs"
+    module.write_text("export function hanamikoji_action() { throw new Error('abort: at "
+                      "~lib/rt/itcms.ts:128'); }\n", encoding="utf-8")
+    request = {"op": "decide", "buaa": {"history": "", "hand": "ABCDEFG",
+                                        "board": [0] * 7}}
+    done = subprocess.run(["node", str(ROOT / "docs" / "examples" / "buaa_bot.mjs"),
+                           str(module)], capture_output=True, text=True,
+                          input=json.dumps(request) + "\n")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == ('buaa_bot.mjs: call 1 of hanamikoji_action("", "ABCDEFG", '
+                           '[0,0,0,0,0,0,0]) threw: abort: at ~lib/rt/itcms.ts:128\n')

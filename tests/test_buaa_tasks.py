@@ -199,9 +199,12 @@ def test_the_runner_fails_each_planted_mistake_of_a_wrong_module(tmp_path, task,
     one.write_text(f"export {{ {name} }} from {json.dumps(wrong)};\n", encoding="utf-8")
     done = node_check(one)
     assert done.returncode == 1, done.stdout + done.stderr
-    *failures, last = done.stdout.splitlines()
+    *failures, summary, last = done.stdout.splitlines()
     passed, failed = (int(word) for word in last.replace(",", "").split()[::2])
-    assert failed > 0 and failures and all(f.startswith(f"FAIL {task}: ") for f in failures)
+    assert failed > 0 and failures and all(f.startswith(f"FAIL {task}: call ") for f in failures)
+    first = int(failures[0].split()[3].rstrip(":"))
+    assert summary == (f"{task}: {passed} passed, {failed} failed of {passed + failed} calls; "
+                       f"the first failure at call {first}")
 
 
 @needs_node
@@ -220,6 +223,9 @@ def test_the_runner_says_in_one_line_what_it_cannot_read(tmp_path):
     correct = str(ROOT / "tests" / "buaa" / "correct.mjs")
     cases = [
         ([], "usage: node buaa_check.mjs MODULE.js [VECTORS_DIR]"),
+        ([correct, "--calls", "0"], "--calls takes a whole number above 0, not 0"),
+        ([correct, "--limit", "x"], "--limit takes a number above 0, not x"),
+        ([correct, "--fast"], "unknown option --fast; usage: "),
         (["nonexist.mjs"], "nonexist.mjs: cannot load it: Cannot find module"),
         (["broken.mjs"], "broken.mjs: cannot load it: "),
         ([correct, "nodir"], f"cannot read the vectors {tmp_path / 'nodir' / 't1.json'}: ENOENT"),
@@ -240,5 +246,92 @@ def test_a_function_that_throws_fails_its_cases_with_the_message(tmp_path):
                       encoding="utf-8")
     done = node_check(module)
     assert (done.returncode, done.stderr) == (1, "")
-    assert done.stdout.splitlines()[0].endswith("got threw boom")
+    assert done.stdout.splitlines()[0] == (
+        "FAIL T1: call 1: hanamikoji_judge(Int8Array.from([-1,-1,-1,-1,-1,-1,-1]), 1): "
+        "threw boom")
     assert done.stdout.splitlines()[-1] == f"0 passed, {len(load('t1.json'))} failed"
+
+
+# --- the long sets of --cases -------------------------------------------------------------------
+
+
+def canonical_move(move: str) -> str:
+    """A move as the engine writes it: letters sorted, a competition's sets each sorted and the
+    set that sorts first first (X stays X)."""
+    head, body = move[0], move[1:]
+    action, dash, pick = body.partition("-")
+    if head == "4":
+        action = "".join(sorted(("".join(sorted(action[:2])), "".join(sorted(action[2:])))))
+    else:
+        action = "".join(sorted(action))
+    return head + action + dash + "".join(sorted(pick))
+
+
+def long_cases(seed: int, n: int) -> tuple[list[dict], list[dict]]:
+    rng = buaa_tasks.random.Random(f"buaa-vectors/{seed}")
+    return buaa_tasks.t2_cases(seed, n, rng), buaa_tasks.t3_cases(seed, n, rng)
+
+
+def test_long_cases_are_the_seeds_and_spelled_as_players_write():
+    """Same seed, same cases; another seed, others. Histories are spelled as players may write
+    them (letters in any order, a competition's sets in either order): respelled, each is the
+    same round, and the codec reads every spelling to the same answer."""
+    t2, t3 = long_cases(5, 150)
+    assert (t2, t3) == long_cases(5, 150) and len(t2) >= 150 and len(t3) >= 150
+    assert long_cases(6, 150)[0] != t2
+    moves = [m for c in t2 + t3 for m in c["history"].split()]
+    respelled = [m for m in moves if m != canonical_move(m) and "X" not in m]
+    assert len(respelled) > len(moves) / 3
+    competitions = [m[1:5] for m in moves if m[0] == "4"]
+    assert any("".join(sorted(c[:2])) > "".join(sorted(c[2:])) for c in competitions)
+    assert any("".join(sorted(c[:2])) < "".join(sorted(c[2:])) for c in competitions)
+    for c in t2:
+        canonical = " ".join(canonical_move(m) for m in c["history"].split())
+        assert buaa.calc_current_state(c["history"], c["board"]) == c["expected"]
+        assert buaa.calc_current_state(canonical, c["board"]) == c["expected"]
+
+
+@checks("TURN-1", "TURN-3", "TURN-4", "INFO-1")
+def test_long_cases_cover_every_action_at_every_place_both_seats_and_boards():
+    t2, t3 = long_cases(11, 200)
+    places = {(m[0], p) for c in t2 for p, m in enumerate(c["history"].split())}
+    assert places == {(k, p) for k in "1234" for p in range(8)}
+    seats = {(int(c["id"].split()[3]) + int(c["id"].split()[5]) - 1) % 2 for c in t2}
+    assert seats == {0, 1} and {any(c["board"]) for c in t2} == {True, False}
+    # T3: a decision at every place of a round, by the starter and by the other seat, actions
+    # and picks of both offers, after every action at every earlier place
+    decided = set()
+    for c in t3:
+        moves = c["history"].split()
+        pending = bool(moves) and moves[-1][0] in "34" and "-" not in moves[-1]
+        decided.add((len(moves) - pending, moves[-1][0] if pending else "act"))
+    assert decided == ({(p, "act") for p in range(8)}
+                       | {(p, k) for p in range(8) for k in "34"})
+    seen = {(m[0], p) for c in t3 for p, m in enumerate(c["history"].split()) if "-" in m
+            or m[0] in "12"}
+    assert seen == {(k, p) for k in "1234" for p in range(7)}
+    assert {any(c["board"]) for c in t3} == {True, False}
+    for c in t3:
+        assert set(c["legal"]) == answers_from_the_hand(c["history"], c["hand"]), c["id"]
+        buaa.parse_view(c["history"], viewer_starts=len(c["history"].split()) % 2 == 0,
+                        hand=c["hand"])
+
+
+def test_the_command_writes_long_cases(tmp_path, capsys):
+    assert main(["vectors", "--tasks", "buaa", "--cases", "60", "--seed", "5", "--out",
+                 str(tmp_path)]) == 0
+    t2, t3 = long_cases(5, 60)
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        f"{tmp_path / 't2.json'}: {len(t2)} cases", f"{tmp_path / 't3.json'}: {len(t3)} cases"]
+    written = json.loads((tmp_path / "t2.json").read_text(encoding="utf-8"))
+    assert written["generator"] == "hanamikoji vectors --tasks buaa --seed 5 --cases 60"
+    assert written["tests"] == t2
+    assert main(["vectors", "--cases", "60", "--out", str(tmp_path / "corpus")]) == 2
+    assert "--cases and --seed go with --tasks" in capsys.readouterr().err
+
+
+def test_docstring_examples():
+    import doctest
+
+    failures, tried = doctest.testmod(buaa_tasks)
+    assert tried and failures == 0

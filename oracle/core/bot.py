@@ -34,6 +34,7 @@ decisions, drawn from the game's seed) and the games' own (``heuristic`` for Han
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import random
@@ -117,6 +118,13 @@ class BotExtension:
         """The game's own built-in bots, by name (default: none)."""
         return {}
 
+    def fault_message(self, state: Any, player: int, answer: Any, error: Exception) -> str:
+        """For a person, why ``player``'s ``answer`` in ``state`` is refused, in the terms the
+        bot answered in (a game that reads its own notation explains a string in it); ``error``
+        is what :meth:`read_decision` or the engine's ``apply`` raised (default: its
+        message). The rule stays the engine's."""
+        return str(getattr(error, "message", error))
+
 
 def hooks(game: Game) -> BotExtension:
     """``game``'s hooks of the bot protocol (its own, or the defaults)."""
@@ -180,17 +188,20 @@ def request_of(hello: Mapping[str, Any], message: Mapping[str, Any]) -> Request:
 
 def serve(make: Callable[[], Bot], stdin: TextIO, stdout: TextIO) -> None:
     """Answer the referee's requests on ``stdin`` with ``make``'s bots until it closes it: a new
-    bot for each ``new_game``."""
+    bot for each ``new_game``. ``stdout`` is the protocol's alone: while the bot's own code runs
+    (``make`` and ``decide``), ``sys.stdout`` is standard error, so a ``print`` left in a bot is
+    debug output, not a broken answer."""
     bot: Bot | None = None
     hello: Mapping[str, Any] = {}
     for line in stdin:
         message = json.loads(line)
-        if message.get("op") == "new_game":
-            bot, hello = make(), message
-            answer: dict[str, Any] = {"ok": True}
-        else:
-            assert bot is not None, "decide before new_game"
-            answer = {"decision": bot.decide(request_of(hello, message))}
+        with contextlib.redirect_stdout(sys.stderr):
+            if message.get("op") == "new_game":
+                bot, hello = make(), message
+                answer: dict[str, Any] = {"ok": True}
+            else:
+                assert bot is not None, "decide before new_game"
+                answer = {"decision": bot.decide(request_of(hello, message))}
         stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         stdout.flush()
 
@@ -207,13 +218,15 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m hanamikoji.oracle.core.bot module:Class | NAME [--game G]",
               file=sys.stderr)
         return 2
+    protocol = sys.stdout  # the bot's module may print as it is imported: to standard error
     try:
-        make = built_in(get(game_name)).get(words[0]) or bot_class(words[0])
+        with contextlib.redirect_stdout(sys.stderr):
+            make = built_in(get(game_name)).get(words[0]) or bot_class(words[0])
     except (BotLoadError, ValueError) as error:
         print(f"bot: {error}", file=sys.stderr)
         return 2
     try:
-        serve(make, sys.stdin, sys.stdout)
+        serve(make, sys.stdin, protocol)
     except (BrokenPipeError, KeyboardInterrupt):
         pass
     return 0

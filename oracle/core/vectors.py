@@ -120,9 +120,11 @@ class VectorsExtension:
         of :data:`FILES`, or None (the default) for the corpus built from seeded games."""
         return None
 
-    def tasks(self, name: str) -> Mapping[str, Any] | None:
+    def tasks(self, name: str, *, cases: int | None = None,
+              seed: int | None = None) -> Mapping[str, Any] | None:
         """The vectors of the task set ``name`` (file name to JSON document), or None (the
-        default) when the game has no such set."""
+        default) when the game has no such set; ``cases`` asks for that many generated cases
+        per file instead of the small set, ``seed`` for games of another seed."""
         return None
 
 
@@ -167,13 +169,14 @@ def write(directory: str, game: Game | None = None) -> list[str]:
     return [os.path.join(directory, name) for name in FILES]
 
 
-def write_tasks(directory: str, game: Game, name: str) -> list[str]:
+def write_tasks(directory: str, game: Game, name: str, *, cases: int | None = None,
+                seed: int | None = None) -> list[str]:
     """Write ``game``'s vectors of the task set ``name`` as the folder ``directory``, as
     :func:`write` writes the corpus; the paths written."""
     from hanamikoji.cli.base import UsageError
     from hanamikoji.cli.output import output_folder
 
-    documents = extension("vectors", game, VectorsExtension).tasks(name)
+    documents = extension("vectors", game, VectorsExtension).tasks(name, cases=cases, seed=seed)
     if documents is None:
         raise UsageError(f"game {game.name} has no task set {name!r}")
     with output_folder(directory, ours=tuple(documents), command="vectors") as folder:
@@ -187,7 +190,14 @@ def run(args: argparse.Namespace) -> int:
     """The ``vectors`` sub-command."""
     game = get(getattr(args, "game", None))
     tasks = getattr(args, "tasks", None)
-    paths = write(args.out, game) if tasks is None else write_tasks(args.out, game, tasks)
+    cases, seed = getattr(args, "cases", None), getattr(args, "seed", None)
+    if tasks is None and (cases is not None or seed is not None):
+        from hanamikoji.cli.base import UsageError
+
+        raise UsageError("--cases and --seed go with --tasks: the conformance corpus is one "
+                         "fixed set")
+    paths = (write(args.out, game) if tasks is None
+             else write_tasks(args.out, game, tasks, cases=cases, seed=seed))
     for path in paths:
         with open(path, encoding="utf-8") as handle:
             count = json.load(handle)["numberOfTests"]

@@ -23,6 +23,7 @@ a secret takes exactly 1 card, not 2 [ACT-SECRET-1]
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 from hanamikoji.engine.core.errors import InvalidActionError
@@ -80,6 +81,16 @@ class HanamikojiBots(BotExtension):
 
     def bots(self) -> dict[str, Callable[[], Bot]]:
         return {"heuristic": HeuristicBot}
+
+    def fault_message(self, state: State, player: int, answer: Any, error: Exception) -> str:
+        """An action string's fault in the course's terms (:func:`why_illegal`: the moves as
+        written, letters for geisha), where it finds one; else the engine's message."""
+        if isinstance(answer, str):
+            seen = self.extra(state, player)["buaa"]
+            why = why_illegal(seen["history"], seen["hand"], answer)
+            if why is not None:
+                return why[0]
+        return super().fault_message(state, player, answer, error)
 
 
 #: The rule of the size of each action's cards, and of each pick.
@@ -158,6 +169,102 @@ def course_decision(text: str, state: State | None = None) -> Any:
         raise InvalidActionError("an answer is one action; the pick is the opponent's",
                                  "TURN-4")
     return move.decision()
+
+
+# --- why an action string is not legal, in the course's terms --------------------------------
+
+_KIND_NAME = {"1": "secret", "2": "trade-off", "3": "gift", "4": "competition"}
+_DIGIT_RULE = {"1": "ACT-SECRET-1", "2": "ACT-TRADE-1", "3": "ACT-GIFT-1", "4": "ACT-COMP-1"}
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' * (n != 1)}"
+
+
+def why_illegal(history: str, hand: str, answer: str) -> tuple[str, str] | None:
+    """Why the course's action string ``answer`` is not legal for a player who sees the round
+    ``history`` and holds ``hand`` (the three arguments of ``hanamikoji_action``, as a
+    ``decide`` request's ``buaa`` holds them): ``(reason, rule ID)`` in the course's terms
+    (letters, the moves as written), or None where it finds nothing wrong. The questions come
+    in the order :func:`course_decision` and the engine ask them, so the rule is theirs;
+    docs/examples/buaa_check.mjs gives the same reasons.
+
+    >>> why_illegal("", "ACDEFFG", "1FA")
+    ('a secret takes exactly 1 card, not 2', 'ACT-SECRET-1')
+    >>> why_illegal("2GG 2XX", "ABDEF", "2AB")
+    ('you have already played your trade-off this round (2GG)', 'TURN-3')
+    >>> why_illegal("2GG 4ABCD", "ABDEF", "1A")
+    ("the opponent's competition 4ABCD waits for your pick: answer '-' and the set you take", 'TURN-4')
+    """
+    token = answer.strip()
+    if not token or len(answer) > MAX_ACTION:
+        return (f"an answer is a digit 1 to 4 and its cards, or '-' and a pick, not "
+                f"{json.dumps(answer[:MAX_ACTION])}", "COMP-3")
+    moves = history.split()
+    last = moves[-1] if moves else None
+    pending = last if last and last[0] in "34" and "-" not in last else None
+    if token[0] == "-":
+        return _why_pick(token[1:], pending, last)
+    digit = token[0]
+    if digit not in _KIND_NAME:
+        return f"an action starts with its digit, 1 to 4, not '{digit}'", "COMP-3"
+    name, size = _KIND_NAME[digit], int(digit)
+    body, dash, taken = token[1:].partition("-")
+    bad = next((ch for ch in body if ch not in buaa.LETTERS), None)
+    if bad is not None:
+        return f"'{bad}' is not a card: cards are A to G", "COMP-2"
+    if len(body) != size:
+        return f"a {name} takes exactly {_cards(size)}, not {len(body)}", _DIGIT_RULE[digit]
+    if dash:
+        if size <= 2:
+            return f"a {name} has no pick: only a gift or a competition is answered", "TURN-4"
+        bad = next((ch for ch in taken if ch not in buaa.LETTERS), None)
+        if bad is not None:
+            return f"'{bad}' is not a card: cards are A to G", "COMP-2"
+        wanted = 1 if digit == "3" else 2
+        if len(taken) != wanted:
+            return (f"the pick of a {name} takes exactly {_cards(wanted)}, not {len(taken)}",
+                    "ACT-GIFT-2" if digit == "3" else "ACT-COMP-2")
+        return "an answer is one action: the pick after '-' is the opponent's", "TURN-4"
+    if pending:
+        return (f"the opponent's {_KIND_NAME[pending[0]]} {pending} waits for your pick: answer "
+                f"'-' and the {'card' if pending[0] == '3' else 'set'} you take", "TURN-4")
+    used = next((m for i, m in enumerate(moves) if i % 2 == len(moves) % 2 and m[0] == digit),
+                None)
+    if used is not None:
+        return f"you have already played your {name} this round ({used})", "TURN-3"
+    for ch in dict.fromkeys(body):
+        need, have = body.count(ch), hand.count(ch)
+        if need > have:
+            return ((f"the {name} plays {need} {ch} but you hold {have} (your hand: {hand})"
+                     if have else f"you hold no {ch} (your hand: {hand})"), _DIGIT_RULE[digit])
+    return None
+
+
+def _why_pick(taken: str, pending: str | None, last: str | None) -> tuple[str, str] | None:
+    if not taken or any(ch not in buaa.LETTERS for ch in taken):
+        return (f"a pick is '-' and the card or set taken (letters A to G), not "
+                f"{json.dumps('-' + taken)}", "COMP-2")
+    if pending is None:
+        if len(taken) > 2:
+            return f"a pick takes 1 card (a gift) or 2 (a competition), not {len(taken)}", "TURN-4"
+        where = f"the last move is {last}" if last else "the round starts"
+        return (f"no gift or competition waits for your pick ({where}): play an action",
+                "ACT-GIFT-2" if len(taken) == 1 else "ACT-COMP-2")
+    offer = pending[1:]
+    if pending[0] == "3":
+        if len(taken) != 1:
+            return f"the pick of a gift takes exactly 1 card, not {len(taken)}", "ACT-GIFT-2"
+        if taken not in offer:
+            return f"{taken} is not one of the gift's cards ({pending})", "ACT-GIFT-2"
+        return None
+    if len(taken) != 2:
+        return f"the pick of a competition takes exactly 2 cards, not {len(taken)}", "ACT-COMP-2"
+    sets = (offer[:2], offer[2:])
+    if sorted(taken) not in [sorted(s) for s in sets]:
+        return (f"{taken} is not one of the competition's sets {sets[0]} and {sets[1]} "
+                f"({pending})", "ACT-COMP-2")
+    return None
 
 
 # --- the heuristic bot --------------------------------------------------------------------------

@@ -27,7 +27,9 @@ writes the same bytes.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import random
 from typing import Any, Iterator
 
 from hanamikoji.engine.hanamikoji import cards as C
@@ -70,6 +72,7 @@ def round_rows() -> tuple[Markers, ...]:
     return patterns()
 
 
+@functools.cache  # the same for every seed and --cases: worked out once a process
 def reachable_after() -> tuple[frozenset[Markers], ...]:
     """The rows a game can stand in after the scoring of round 1, 2 and 3: each round moves the
     markers of an open row (no goal reached, END-1) by a row one round can produce."""
@@ -100,9 +103,12 @@ def t1_cases() -> list[dict[str, Any]]:
 # --- T2 ---------------------------------------------------------------------------------------
 
 
-def t2_cases(seed: int = SEED, wanted: int = 40) -> list[dict[str, Any]]:
+def t2_cases(seed: int = SEED, wanted: int = 40, rng: random.Random | None = None
+             ) -> list[dict[str, Any]]:
     """Rounds of seeded games until every (action, place) pair, both starting seats and boards
-    that are not neutral are covered, and at least ``wanted`` cases."""
+    that are not neutral are covered, and at least ``wanted`` cases. With ``rng`` (the long
+    sets of ``--cases``), every round is taken, and each history is spelled as a player may
+    write it (:func:`respelled`)."""
     cases: list[dict[str, Any]] = []
     covered: set[Any] = set()
     goals = ({(k, p) for k in ActionKind for p in range(8)} | {("starter", 0), ("starter", 1)}
@@ -110,7 +116,7 @@ def t2_cases(seed: int = SEED, wanted: int = 40) -> list[dict[str, Any]]:
     for index in itertools.count():
         if goals <= covered and len(cases) >= wanted:
             break
-        if index > 2000:  # pragma: no cover - a seed that never covers them
+        if index > 2000 + wanted:  # pragma: no cover - a seed that never covers them
             raise AssertionError(f"seed {seed}: T2 cases cover {len(covered)} of {len(goals)}")
         state = play_game(seed, index, ITALIAN_THREE_ROUNDS, index % 2)
         before = START
@@ -119,9 +125,12 @@ def t2_cases(seed: int = SEED, wanted: int = 40) -> list[dict[str, Any]]:
             kinds = [d.kind for d in decisions if isinstance(d, ACTION_TYPES)]
             new = ({(k, p) for p, k in enumerate(kinds)} | {("starter", starter)}
                    | {("board", any(m is not None for m in before))})
-            if not new <= covered or len(cases) < wanted and index % 3 == 0:
+            if (rng is not None and len(cases) < wanted or not new <= covered
+                    or len(cases) < wanted and index % 3 == 0):
                 board = buaa.markers_board(before, starter)
                 history = buaa.round_text(decisions)
+                if rng is not None:
+                    history = " ".join(respelled(move, rng) for move in history.split())
                 expected = [list(score.sides[starter]), list(score.sides[1 - starter]),
                             buaa.markers_board(score.markers, starter)]
                 # the notation's own decoder must agree with the game's scoring
@@ -164,33 +173,87 @@ def _decision_points(state: State) -> Iterator[State]:
         point = apply(point, decision)
 
 
-def t3_cases(seed: int = SEED, wanted: int = 48) -> list[dict[str, Any]]:
-    """Decision points of seeded games: every place in a round (each of the eight moves and the
-    picks), both seats, every round."""
-    cases: list[dict[str, Any]] = []
+def t3_points(seed: int = SEED, wanted: int = 48, every: bool = False
+              ) -> list[tuple[str, State]]:
+    """(id, state) of decision points of seeded games (seed ``seed + 1``): one of each place in
+    a round (each of the eight moves and the picks), seat and round, until ``wanted``; with
+    ``every``, every decision point of every game, in order, until ``wanted`` and until every
+    move and every pick of a gift or a competition has come at each of the eight places for
+    both seats."""
+    points: list[tuple[str, State]] = []
     covered: set[Any] = set()
+    goals = ({(turn, kind, player) for turn in range(8) for player in (0, 1)
+              for kind in (None, ActionKind.GIFT, ActionKind.COMPETITION)}
+             | {(kind, place) for kind in ActionKind for place in range(7)})
+    reached: set[Any] = set()
     for index in itertools.count():
-        if len(cases) >= wanted or index > 200:
+        if len(points) >= wanted and (not every or goals <= reached) or index > 200 + wanted:
             break
         state = play_game(seed + 1, index, ITALIAN_THREE_ROUNDS, index % 2)
         for point in _decision_points(state):
-            player = current_player(point)
-            key = (point.round, point.turn, point.phase, player)
-            if key in covered:
+            key = (point.round, point.turn, point.phase, current_player(point))
+            new = {(point.turn, point.pending.kind if point.pending is not None else None,
+                    current_player(point))} | _moves_made(point)
+            if not every and key in covered or every and len(points) >= wanted and (
+                    new <= reached):
                 continue
             covered.add(key)
-            legal = legal_actions(point)
-            cases.append({
-                "id": f"seed {seed + 1} game {index} round {point.round + 1} move "
-                      f"{point.turn + 1}" + (" pick" if point.phase is Phase.RESPONSE else ""),
-                "history": buaa.view_text(point, player),
-                "hand": buaa.hand_text(point, player),
-                "board": buaa.markers_board(point.markers, player),
-                "legal": [buaa.decision_text(d) for d in legal],
-                "spellings": {s[0]: s[1:] for s in map(spellings, legal) if len(s) > 1}})
-            if len(cases) >= wanted:
+            reached |= new
+            points.append((f"seed {seed + 1} game {index} round {point.round + 1} move "
+                           f"{point.turn + 1}" + (" pick" if point.phase is Phase.RESPONSE
+                                                  else ""), point))
+            if len(points) >= wanted and (not every or goals <= reached):
                 break
-    return cases
+    return points
+
+
+def _moves_made(point: State) -> set[tuple[ActionKind, int]]:
+    """(kind, place) of each move of ``point``'s round made so far (a gift or competition
+    once answered)."""
+    kinds = [d.kind for d in buaa._rounds(point.history)[-1] if isinstance(d, ACTION_TYPES)]
+    return {(kind, place) for place, kind in enumerate(kinds[:point.turn])}
+
+
+def t3_case(id: str, point: State, rng: random.Random | None = None) -> dict[str, Any]:
+    """The T3 case of the decision point ``point``: its history respelled with ``rng`` when
+    one is given (:func:`respelled`; X stays X)."""
+    player = current_player(point)
+    legal = legal_actions(point)
+    history = buaa.view_text(point, player)
+    if rng is not None:
+        history = " ".join(respelled(move, rng) for move in history.split())
+    return {"id": id, "history": history, "hand": buaa.hand_text(point, player),
+            "board": buaa.markers_board(point.markers, player),
+            "legal": [buaa.decision_text(d) for d in legal],
+            "spellings": {s[0]: s[1:] for s in map(spellings, legal) if len(s) > 1}}
+
+
+def t3_cases(seed: int = SEED, wanted: int = 48, rng: random.Random | None = None
+             ) -> list[dict[str, Any]]:
+    """Decision points of seeded games: every place in a round (each of the eight moves and the
+    picks), both seats, every round. With ``rng`` (the long sets of ``--cases``), every decision
+    point of each game, with its history respelled."""
+    return [t3_case(id, point, rng) for id, point in t3_points(seed, wanted, rng is not None)]
+
+
+def respelled(move: str, rng: random.Random) -> str:
+    """``move`` as a player may write it: its cards in any order, a competition's two sets in
+    either order (each set's letters in any order), a pick's letters in any order. The course's
+    referee passes each move on as its player wrote it (``4BDCA-DB`` is ``4ACBD-BD``).
+
+    >>> respelled("4ACBD-BD", random.Random(3))
+    '4BDCA-BD'
+    """
+    head, body = move[0], move[1:]
+    action, dash, pick = body.partition("-")
+    shuffle = lambda text: "".join(rng.sample(text, len(text)))  # noqa: E731
+    if head == "4":
+        sets = [action[:2], action[2:]]
+        rng.shuffle(sets)
+        action = "".join(shuffle(s) for s in sets)
+    else:
+        action = shuffle(action)
+    return head + action + dash + shuffle(pick)
 
 
 # --- the files --------------------------------------------------------------------------------
@@ -212,9 +275,23 @@ NOTES = {
 }
 
 
-def files() -> dict[str, dict[str, Any]]:
-    """The three documents, by file name."""
-    built = {"t1.json": t1_cases(), "t2.json": t2_cases(), "t3.json": t3_cases()}
-    return {name: {"file": name, "generator": GENERATOR, "rules": "italian-three-rounds",
-                   "notes": NOTES[name], "numberOfTests": len(cases), "tests": cases}
-            for name, cases in built.items()}
+LONG_NOTE = (" These are the long cases of --cases: every round (T2) or decision point (T3) of "
+             "the seed's games, in order, each move's letters written in an order drawn from "
+             "the seed (a competition's sets in either order), as players may write them.")
+
+
+def files(cases: int | None = None, seed: int | None = None) -> dict[str, dict[str, Any]]:
+    """The three documents, by file name: the small committed set (seed :data:`SEED`, or
+    ``seed``), or with ``cases`` that many T2 and T3 cases of ``seed``'s games, respelled."""
+    seed = SEED if seed is None else seed
+    rng = None if cases is None else random.Random(f"buaa-vectors/{seed}")
+    built = {"t1.json": t1_cases(),
+             "t2.json": t2_cases(seed, cases or 40, rng),
+             "t3.json": t3_cases(seed, cases or 48, rng)}
+    generator = GENERATOR + ("" if seed == SEED else f" --seed {seed}") + (
+        "" if cases is None else f" --cases {cases}")
+    return {name: {"file": name, "generator": generator, "rules": "italian-three-rounds",
+                   "notes": NOTES[name] + (LONG_NOTE if cases is not None and name != "t1.json"
+                                           else ""),
+                   "numberOfTests": len(built_cases), "tests": built_cases}
+            for name, built_cases in built.items()}

@@ -862,13 +862,14 @@ class HanamikojiVectors(VectorsExtension):
     def files(self) -> dict[str, Any]:
         return files()
 
-    def tasks(self, name: str) -> dict[str, Any] | None:
+    def tasks(self, name: str, *, cases: int | None = None,
+              seed: int | None = None) -> dict[str, Any] | None:
         """``buaa``: the BUAA 2026 course's task shapes (:mod:`.buaa_tasks`)."""
         if name != "buaa":
             return None
         from hanamikoji.oracle.hanamikoji import buaa_tasks
 
-        return buaa_tasks.files()
+        return buaa_tasks.files(cases, seed)
 
 
 EXTENSION = HanamikojiVectors
