@@ -181,7 +181,7 @@ function whyPick(taken, pending, last) {
   if (!pending) {
     if (taken.length > 2) return [`a pick takes 1 card (a gift) or 2 (a competition), not ${taken.length}`, "TURN-4"];
     return [`no gift or competition waits for your pick (${last ? `the last move is ${last}` :
-            "the round starts"}): play an action`, taken.length === 1 ? "ACT-GIFT-2" : "ACT-COMP-2"];
+            "the round starts"}): play an action`, "TURN-3"];
   }
   const offer = pending.slice(1);
   if (pending[0] === "3") {

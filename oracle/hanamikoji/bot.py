@@ -250,7 +250,7 @@ def _why_pick(taken: str, pending: str | None, last: str | None) -> tuple[str, s
             return f"a pick takes 1 card (a gift) or 2 (a competition), not {len(taken)}", "TURN-4"
         where = f"the last move is {last}" if last else "the round starts"
         return (f"no gift or competition waits for your pick ({where}): play an action",
-                "ACT-GIFT-2" if len(taken) == 1 else "ACT-COMP-2")
+                "TURN-3")
     offer = pending[1:]
     if pending[0] == "3":
         if len(taken) != 1:
