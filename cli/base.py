@@ -34,8 +34,18 @@ class OutputClosed(Exception):
 EXIT_INTERRUPTED = 130
 
 
-class UsageError(Exception):
+class OracleError(Exception):
+    """What the oracle's tools raise, as a Python caller sees them (:mod:`hanamikoji.oracle`):
+    one line that says what was wrong. The command line makes an exit code of each kind."""
+
+
+class UsageError(OracleError):
     """Bad arguments or unreadable input found after parsing: exit 2 with this one line."""
+
+
+class EngineError(OracleError):
+    """The other engine could not be started, or exited before answering its first request:
+    exit 2, as a bad command is (a divergence is a result, not an error)."""
 
 
 # --- values of options: one wording for every command ------------------------------------

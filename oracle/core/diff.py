@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterator, Sequence
 import attrs
 
 from hanamikoji.cli import interrupt
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, EngineError, UsageError
 from hanamikoji.engine.core.deferred import sigint_to_main_thread
 from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
@@ -88,7 +88,7 @@ Progress = Callable[[str, int, int, int], None]
 # --- the other engine's process ------------------------------------------------------------
 
 
-class CannotStart(Exception):
+class CannotStart(EngineError):
     """The command could not be started at all, or its process exited before answering its
     very first request (exit 2, not a divergence)."""
 

@@ -319,6 +319,21 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
         yield f"... and {len(report['forfeits']) - 10} more forfeits"
 
 
+def report(tournament: Tournament, names: Sequence[str],
+           results: Sequence[GameResult]) -> dict[str, Any]:
+    """What ``tournament --json`` prints: the tournament, its standings and its forfeits."""
+    game, config = tournament.game_and_config()
+    limits = tournament.limits
+    return {
+        "game": game.name, "options": game.options_of(config), "seed": tournament.seed,
+        "deals": tournament.deals, "games": len(results),
+        "limits": {"decision": limits.decision, "game": limits.game, "start": limits.start},
+        "standings": [s.to_json() for s in standings(names, results)],
+        "forfeits": [{"game": r.index, **r.to_json(names)["forfeit"]}
+                     for r in results if r.forfeit is not None],
+    }
+
+
 def _played(tournament: Tournament, schedule: Sequence[Any]
             ) -> Generator[GameResult, None, None]:
     """The games of the schedule played one after another in this process."""
@@ -413,18 +428,10 @@ def run(args: argparse.Namespace) -> int:
                 games.write(json.dumps(result.to_json(names), separators=(",", ":")) + "\n")
             if task is not None:
                 progress.update(task, completed=len(results), forfeits=forfeits)
-    report = {
-        "game": game.name, "options": game.options_of(config), "seed": args.seed,
-        "deals": args.deals, "games": len(results),
-        "limits": {"decision": args.decision_time, "game": args.game_time,
-                   "start": args.start_time},
-        "standings": [s.to_json() for s in standings(names, results)],
-        "forfeits": [{"game": r.index, **r.to_json(names)["forfeit"]}
-                     for r in results if r.forfeit is not None],
-    }
+    summary = report(tournament, names, results)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(summary, indent=2))
     else:
-        for line in _table(report):
+        for line in _table(summary):
             print(line)
     return EXIT_OK
