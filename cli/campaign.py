@@ -25,7 +25,7 @@ Backends:
   A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere.
 
 With a store (``--resume DIR``), each finished shard is written to ``DIR/<name>.out`` through
-:mod:`hanamikoji.cli.output` (whole or not at all), then its SHA-256 to ``DIR/<name>.sha256``
+:mod:`hanamikoji.runtime.output` (whole or not at all), then its SHA-256 to ``DIR/<name>.sha256``
 (the format of ``sha256sum``, so ``cd DIR && sha256sum -c *.sha256`` checks them). A rerun with
 the same ``DIR`` takes every shard whose blob is there and matches its digest, and runs only
 the others. ``DIR/campaign.json`` says what the campaign computes; a rerun that would compute
@@ -46,7 +46,7 @@ from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 
 import attrs
 
-from hanamikoji.cli.base import SCHEDULER_VARIABLE, UsageError, scheduler_address  # noqa: F401 (both said here too)
+from hanamikoji.runtime.base import SCHEDULER_VARIABLE, UsageError, scheduler_address  # noqa: F401 (both said here too)
 from hanamikoji.engine.core.deferred import sigint_to_main_thread, sigint_unblocked
 
 #: The environment variable that names a Dask scheduler when ``--scheduler`` is not given.
@@ -152,7 +152,7 @@ class Store:
     def _write(self, name: str, text: str) -> None:
         # Imported here: the output module brings tempfile and random, which a plain
         # validate (whose handler is a campaign's) does not need.
-        from hanamikoji.cli.output import OutputError, output_file
+        from hanamikoji.runtime.output import OutputError, output_file
 
         try:
             with output_file(os.path.join(self.folder, name)) as out:

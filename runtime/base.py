@@ -113,3 +113,12 @@ def scheduler_address(given: str | None) -> str | None:
     :mod:`hanamikoji.cli.campaign`, so that a command can tell whether it runs as a campaign
     without importing the campaign's machinery."""
     return given or os.environ.get(SCHEDULER_VARIABLE) or None
+
+
+def cannot_read(path: str, error: OSError) -> str:
+    """One line saying why ``path`` cannot be read."""
+    if isinstance(error, IsADirectoryError):
+        return f"cannot read {path}: it is a directory"
+    if isinstance(error, FileNotFoundError):
+        return f"cannot read {path}: no such file"
+    return f"cannot read {path}: {error.strerror or error}"

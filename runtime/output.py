@@ -40,6 +40,7 @@ import errno
 import fnmatch
 import io
 import os
+import pathlib
 import re
 import shutil
 import stat
@@ -460,3 +461,18 @@ def _swap(staging: str, target: str, path: str, replacing: bool) -> None:
     if os.path.lexists(aside):
         print(f"hanamikoji: note: the old {path} is left at {aside}: it could not be removed",
               file=sys.stderr)
+
+
+def write_text(path: pathlib.Path, text: str, make_dir: bool = False) -> None:
+    """``text`` into ``path`` as every output of the command is written (:func:`output_file`:
+    at once for a file, straight into a device); ``make_dir``: create its folder first (a usage
+    error naming it when that fails)."""
+    from hanamikoji.runtime.base import UsageError
+
+    if make_dir:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    with output_file(str(path)) as out:
+        out.write(text)

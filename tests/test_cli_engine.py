@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from hanamikoji.cli.main import main
-from hanamikoji.cli.output import output_file
+from hanamikoji.runtime.output import output_file
 from hanamikoji.engine.hanamikoji.record import read_record
 from hanamikoji.properties.core.cite import checks
 

@@ -20,7 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 #: Each room (a top-level folder) and its import name.
 ROOMS = {"engine": "hanamikoji.engine", "spec": "hanamikoji.spec",
          "properties": "hanamikoji.properties", "integrations": "hanamikoji.integrations",
-         "oracle": "hanamikoji.oracle", "cli": "hanamikoji.cli", "viewer": "hanamikoji.viewer"}
+         "oracle": "hanamikoji.oracle", "cli": "hanamikoji.cli", "viewer": "hanamikoji.viewer",
+         "runtime": "hanamikoji.runtime"}
 
 #: The rooms each room may import (docs/architecture.md, "The one-way doors"). The two rooms of
 #: tools, oracle and cli, use each other's modules: the command line runs the oracle's tools, and
@@ -32,8 +33,9 @@ DOORS = {
     "spec": {"engine"},
     "properties": {"engine", "spec"},
     "integrations": {"engine"},
-    "oracle": {"engine", "spec", "properties", "cli", "viewer"},
-    "cli": {"engine", "spec", "properties", "integrations", "oracle", "viewer"},
+    "oracle": {"engine", "spec", "properties", "cli", "viewer", "runtime"},
+    "cli": {"engine", "spec", "properties", "integrations", "oracle", "viewer", "runtime"},
+    "runtime": {"engine"},
     "viewer": {"engine"},
 }
 

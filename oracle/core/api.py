@@ -21,7 +21,7 @@ from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
-from hanamikoji.cli.base import EngineError, OracleError, UsageError
+from hanamikoji.runtime.base import EngineError, OracleError, UsageError
 from hanamikoji.engine.core.game import Game
 
 __all__ = ["Cases", "Counts", "DiffReport", "EngineError", "LeakReport", "OracleError",

@@ -43,8 +43,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
-from hanamikoji.cli import interrupt
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, EngineError, UsageError
+from hanamikoji.runtime import interrupt
+from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EngineError, UsageError
 from hanamikoji.engine.core.deferred import sigint_to_main_thread
 from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
@@ -638,7 +638,7 @@ class DiffExtension:
         (:func:`configurations`)."""
         if args is None:
             return configurations(self.game, {})
-        from hanamikoji.cli.options import option_values
+        from hanamikoji.runtime.options import option_values
 
         given = argparse.Namespace(**vars(args))
         if getattr(given, "variant", None) == "both":  # the harness's default, for any game
@@ -1836,18 +1836,18 @@ def engine_command(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """The ``diff`` sub-command: exit 0 if no divergence is found, 1 if one is."""
     argv = engine_command(args)
-    from hanamikoji.cli.options import game_and_config
+    from hanamikoji.runtime.options import game_and_config
 
     game, _ = game_and_config(_without_variant(args))
     if getattr(args, "variant", None) == "both" and \
             not any(option.name == "variant" for option in game.options):
         # 'both' is diff's word for drawing a variant per game: only for a game with variants,
         # and refused as every command refuses an option its game does not have.
-        from hanamikoji.cli.options import option_values
+        from hanamikoji.runtime.options import option_values
 
         option_values(game, args)  # raises the one-line error of every command
     configs = hooks(game).configs(args)
-    from hanamikoji.cli.commands import no_hypothesis_litter, progress_bar
+    from hanamikoji.runtime.progress import no_hypothesis_litter, progress_bar
 
     leaks = getattr(args, "leaks", False)
     bar = progress_bar("pairs" if leaks else "games", counted=("decisions",))
@@ -1883,7 +1883,7 @@ def run(args: argparse.Namespace) -> int:
             print(line)
     found = report.leak if leaks else report.divergence
     if getattr(args, "save", None) is not None and not leaks and found is not None:
-        from hanamikoji.cli.view import save_divergence
+        from hanamikoji.oracle.core.diff_save import save_divergence
 
         save_divergence(args.save, found, game, argv)
     return EXIT_OK if found is None else EXIT_FAILED
@@ -1900,7 +1900,7 @@ def _starts_with_chance(game: Game, configs: Sequence[Any]) -> bool:
 
 
 def _shown_on(bar: Any) -> Progress:
-    """A :data:`Progress` that draws on ``bar`` (:func:`.commands.progress_bar`), started at
+    """A :data:`Progress` that draws on ``bar`` (:func:`hanamikoji.runtime.progress.progress_bar`), started at
     its first call, after the engine has started (an engine that cannot start draws none)."""
     task: list[Any] = []
 

@@ -337,7 +337,7 @@ def report(tournament: Tournament, names: Sequence[str],
 def _played(tournament: Tournament, schedule: Sequence[Any]
             ) -> Generator[GameResult, None, None]:
     """The games of the schedule played one after another in this process."""
-    from hanamikoji.cli import interrupt
+    from hanamikoji.runtime import interrupt
 
     for index in range(len(schedule)):
         interrupt.check()
@@ -359,12 +359,12 @@ def run(args: argparse.Namespace) -> int:
     """The ``tournament`` sub-command: in this process, one game after another, or with
     ``--workers N`` (N > 1), ``--resume DIR`` or a Dask scheduler, as a campaign of shards of
     ``--shard-size`` games; the same bytes either way."""
-    from hanamikoji.cli.base import EXIT_OK, UsageError
+    from hanamikoji.runtime.base import EXIT_OK, UsageError
     from hanamikoji.cli.campaign import Store, backend_for, scheduler_address
     from hanamikoji.cli.campaign import run as run_shards
-    from hanamikoji.cli.commands import progress_bar
-    from hanamikoji.cli.options import game_and_config
-    from hanamikoji.cli.output import output_folder
+    from hanamikoji.runtime.progress import progress_bar
+    from hanamikoji.runtime.options import game_and_config
+    from hanamikoji.runtime.output import output_folder
 
     game, config = game_and_config(args)
     try:

@@ -28,7 +28,7 @@ from typing import IO, TYPE_CHECKING, Any, Iterator
 
 import attrs
 
-from hanamikoji.cli.base import OutputClosed, UsageError, scheduler_address
+from hanamikoji.runtime.base import OutputClosed, UsageError, scheduler_address
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core import validate as V
 
