@@ -57,10 +57,10 @@ def summary(tally: Tally, seconds: float) -> dict:
 def simulate(args: argparse.Namespace) -> int:
     """``simulate``: in this process a game at a time, or, with ``--workers N`` (N > 1),
     ``--resume DIR`` or a Dask scheduler, as a campaign of shards of ``--shard-size`` games
-    (:mod:`hanamikoji.cli.campaign`) merged in seed order. Either way memory does not grow with
+    (:mod:`hanamikoji.campaign`) merged in seed order. Either way memory does not grow with
     ``--games``, the records and the tally are the same bytes, and Ctrl-C stops the run and
     reports the games finished so far (exit 130)."""
-    from hanamikoji.cli.campaign import scheduler_address
+    from hanamikoji.campaign import scheduler_address
 
     game, config = game_and_config(args)
     options = game.options_of(config)
@@ -74,7 +74,7 @@ def simulate(args: argparse.Namespace) -> int:
     shard_size = args.shard_size or game.simulate_shard
     backend = store = None
     if campaign:
-        from hanamikoji.cli.campaign import Store, backend_for
+        from hanamikoji.campaign import Store, backend_for
 
         store = None if resume is None else Store(resume, {
             "command": "simulate", "game": game.name, "options": options, "seed": args.seed,
@@ -103,7 +103,7 @@ def simulate(args: argparse.Namespace) -> int:
                         if task is not None:
                             progress.update(task, completed=tally.games)
                 else:
-                    from hanamikoji.cli.campaign import run, seed_shards
+                    from hanamikoji.campaign import run, seed_shards
 
                     shards = seed_shards("hanamikoji.cli.simulate:simulate_shard", args.games,
                                          shard_size, (game.name, options, args.seed, 0,

@@ -146,7 +146,7 @@ def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int | No
                       size_help: str | None = None, workers: int | None = 1,
                       workers_help: str | None = None) -> None:
     """--workers, --scheduler, --resume, --shard-size: a campaign of shards
-    (cli/campaign.py, docs/campaigns.md)."""
+    (campaign/__init__.py, docs/campaigns.md)."""
     parser.add_argument("--workers", type=_positive, default=workers,
                         help=workers_help or f"processes of this machine to spread the {unit} "
                                              "over (the same output for any number)")

@@ -110,7 +110,7 @@ SCHEDULER_VARIABLE = "HANAMIKOJI_SCHEDULER"
 
 def scheduler_address(given: str | None) -> str | None:
     """``--scheduler`` if given, else ``HANAMIKOJI_SCHEDULER`` if set and not empty. Here, not in
-    :mod:`hanamikoji.cli.campaign`, so that a command can tell whether it runs as a campaign
+    :mod:`hanamikoji.campaign`, so that a command can tell whether it runs as a campaign
     without importing the campaign's machinery."""
     return given or os.environ.get(SCHEDULER_VARIABLE) or None
 

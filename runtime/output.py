@@ -49,7 +49,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import IO, Any, Collection, Iterator
 
-from hanamikoji.engine.core.deferred import sigint_deferred
+from hanamikoji.runtime.processes import sigint_deferred
 
 #: The path that names standard output.
 STDOUT = "-"

@@ -45,7 +45,7 @@ import attrs
 
 from hanamikoji.runtime import interrupt
 from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EngineError, UsageError
-from hanamikoji.engine.core.deferred import sigint_to_main_thread
+from hanamikoji.runtime.processes import KEEPER_FILE, sigint_to_main_thread
 from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.oracle.core.extension import extension
@@ -118,10 +118,10 @@ _EOF = object()
 _TOO_LONG = object()
 _EXTRA = object()
 
-#: The keeper (:mod:`.keeper`), which ends every process an adapter started, is used where it
+#: The keeper (:mod:`hanamikoji.runtime.keeper`), which ends every process an adapter started, is used where it
 #: can be: Linux (``prctl(PR_SET_CHILD_SUBREAPER)``). Elsewhere the adapter's process group is
 #: ended, and a process that left the group (``setsid()``) may be left running.
-_KEEPER_FILE = pathlib.Path(__file__).with_name("keeper.py")
+_KEEPER_FILE = pathlib.Path(KEEPER_FILE)
 KEEPER = sys.platform.startswith("linux")
 #: Seconds to wait for the end of the other engine's output once it is stopped: as soon as
 #: every process that held it is gone, which stop() sees to; a bound only in case it cannot.

@@ -1,4 +1,4 @@
-"""``diff`` as a campaign (:mod:`hanamikoji.cli.campaign`): the games cut into shards, each
+"""``diff`` as a campaign (:mod:`hanamikoji.campaign`): the games cut into shards, each
 compared on a worker against an adapter process of its own.
 
 Shard ``games-F-L`` plays ``L - F + 1`` games with Hypothesis seeded by the run's seed and ``F``
@@ -23,8 +23,8 @@ import time
 from typing import Any, Sequence
 
 from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.cli.campaign import Store, backend_for, scheduler_address, seed_shards
-from hanamikoji.cli.campaign import run as run_shards
+from hanamikoji.campaign import Store, backend_for, scheduler_address, seed_shards
+from hanamikoji.campaign import run as run_shards
 from hanamikoji.oracle.core import diff as D
 
 #: Games per shard when ``--shard-size`` is not given.

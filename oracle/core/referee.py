@@ -29,8 +29,8 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
-from hanamikoji.cli.campaign import group_ended, group_started
-from hanamikoji.engine.core.deferred import sigint_deferred
+from hanamikoji.runtime.processes import group_ended, group_started
+from hanamikoji.runtime.processes import sigint_deferred
 from hanamikoji.engine.core.errors import GameError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game, Outcome
 from hanamikoji.engine.core.seeded import game_rng

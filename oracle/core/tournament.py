@@ -9,7 +9,7 @@ group (``game_rng(seed, d)``, the toolkit's seeded game ``d``). Game ``i`` of th
 independent unit (:func:`play_unit`, a function of the tournament and ``i`` only), so units may
 run anywhere and in any order; the standings are merged from their results in schedule order.
 With ``--workers N``, ``--resume DIR`` or a Dask scheduler the schedule is a campaign
-(:mod:`hanamikoji.cli.campaign`): shards of ``--shard-size`` consecutive games
+(:mod:`hanamikoji.campaign`): shards of ``--shard-size`` consecutive games
 (``games-000000000050-000000000099``), each played by :func:`tournament_shard` on a worker,
 merged in schedule order, so the standings, the report and the files are the same bytes as in
 one process.
@@ -143,7 +143,7 @@ def play_unit(tournament: Tournament, index: int,
 
 
 def tournament_shard(tournament: Tournament, first: int, count: int) -> str:
-    """The blob of a tournament's shard (:mod:`hanamikoji.cli.campaign`): games ``first ..
+    """The blob of a tournament's shard (:mod:`hanamikoji.campaign`): games ``first ..
     first + count - 1`` of the schedule, played, one line of :meth:`GameResult.unit_json`
     each."""
     schedule = tournament.schedule()
@@ -155,7 +155,7 @@ def tournament_shard(tournament: Tournament, first: int, count: int) -> str:
 def shards(tournament: Tournament, total: int, size: int) -> Iterator[Any]:
     """The shards of games ``0 .. total - 1`` of the schedule, ``size`` each, named by their
     games (``games-000000000050-000000000099``)."""
-    from hanamikoji.cli.campaign import seed_shards
+    from hanamikoji.campaign import seed_shards
 
     return seed_shards(_TASK, total, size, (tournament,), unit="games")
 
@@ -360,8 +360,8 @@ def run(args: argparse.Namespace) -> int:
     ``--workers N`` (N > 1), ``--resume DIR`` or a Dask scheduler, as a campaign of shards of
     ``--shard-size`` games; the same bytes either way."""
     from hanamikoji.runtime.base import EXIT_OK, UsageError
-    from hanamikoji.cli.campaign import Store, backend_for, scheduler_address
-    from hanamikoji.cli.campaign import run as run_shards
+    from hanamikoji.campaign import Store, backend_for, scheduler_address
+    from hanamikoji.campaign import run as run_shards
     from hanamikoji.runtime.progress import progress_bar
     from hanamikoji.runtime.options import game_and_config
     from hanamikoji.runtime.output import output_folder
