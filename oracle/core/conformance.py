@@ -154,6 +154,7 @@ def run_case(engine: Engine, game: Game, kind: str, case: Mapping[str, Any], *,
              perft_depth: int = PERFT_DEPTH) -> Outcome:
     """One case of file ``kind`` against ``engine``."""
     case_id, given = case["id"], case["input"]
+    engine.ensure_started()  # again after a case that ended it (a crash): each case is judged
     try:
         message = None
         if kind == "decisions":
@@ -184,7 +185,6 @@ def run_cases(engine: Engine, game: Game, cases: Sequence[tuple[str, Mapping[str
               perft_depth: int = PERFT_DEPTH) -> Iterator[Outcome]:
     """Each ``(kind, case)`` against ``engine``, in order; the engine is stopped at the end."""
     try:
-        engine.ensure_started()  # CannotStart: said before any case
         for kind, case in cases:
             yield run_case(engine, game, kind, case, perft_depth=perft_depth)
     finally:
