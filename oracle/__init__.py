@@ -19,8 +19,8 @@ driver, fast perft counter and hand-built vectors; Maiko's vectors.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+#: typing.TYPE_CHECKING without importing typing: importing the package stays light.
+TYPE_CHECKING = False
 __all__ = ["Cases", "Counts", "DiffReport", "EngineError", "LeakReport", "OracleError",
            "Results", "Standings", "UsageError", "Verdicts", "diff", "leaks", "perft",
            "tournament", "validate", "vectors"]
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
                                             vectors)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """The API's names, imported when first asked for (PEP 562)."""
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
