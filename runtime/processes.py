@@ -81,6 +81,16 @@ def sigint_unblocked() -> None:
 KEEPER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keeper.py")
 
 
+def signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to process group ``pgid`` (a bot's, an adapter's: each runs in a session of
+    its own); False when no process is left in it."""
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
 def exit_on_term(signum: int, frame: Any) -> None:
     """A worker's SIGTERM: stop the processes this worker started (a diff shard's adapters run
     in sessions of their own, which no Ctrl-C reaches), then end at once. Never an exception:

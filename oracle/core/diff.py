@@ -46,6 +46,7 @@ import attrs
 from hanamikoji.runtime import interrupt
 from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EngineError, UsageError
 from hanamikoji.runtime.processes import KEEPER_FILE, sigint_to_main_thread
+from hanamikoji.runtime.processes import signal_group as _signal_group
 from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.oracle.core.extension import extension
@@ -518,17 +519,6 @@ def _wait(process: subprocess.Popen[bytes], timeout: float) -> int:
         finally:
             os.close(handle)
     return process.wait(timeout=timeout)
-
-
-def _signal_group(pgid: int, sig: int) -> bool:
-    """Send ``sig`` to process group ``pgid``; False when no process is left in it."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return False
-    return True
 
 
 def _short(message: dict[str, Any]) -> str:
