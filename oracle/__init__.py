@@ -36,11 +36,11 @@ def __getattr__(name: str) -> object:
     """The API's names, imported when first asked for (PEP 562)."""
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from hanamikoji.oracle.core import api
+    # Not kept in this module's globals: always the one of the api module now imported (a
+    # test runner that unloads modules between runs, as pytester does, gets matching classes).
+    import importlib
 
-    value = getattr(api, name)
-    globals()[name] = value
-    return value
+    return getattr(importlib.import_module("hanamikoji.oracle.core.api"), name)
 
 
 def __dir__() -> list[str]:
