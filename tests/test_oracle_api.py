@@ -202,3 +202,15 @@ def test_tournament_gives_the_standings_of_the_command(capsys):
     assert str(standings) + "\n" == out and standings.ok
     with pytest.raises(oracle.UsageError, match="seats 2 bots"):
         oracle.tournament(["random"])
+
+
+def test_the_vectors_of_another_game_run_the_same_way():
+    """Maiko's committed vectors (a few of them): the reference passes, and Maiko's broken game
+    whose pair ends the turn (tests/maiko/broken.py), served by the generic adapter, fails."""
+    from maiko.broken import PAIR_ENDS_TURN
+
+    cases = oracle.Cases.load(VECTORS / "maiko").select(["decisions", "views"], every=20)
+    assert cases.game == "maiko" and len(cases) > 4
+    assert cases.check(Adapter(protocol=3)).ok
+    broken = cases.check(Adapter({"maiko": PAIR_ENDS_TURN}, protocol=3))
+    assert not broken.ok and broken.counts()["pass"] > 0
