@@ -214,3 +214,11 @@ def test_the_vectors_of_another_game_run_the_same_way():
     assert cases.check(Adapter(protocol=3)).ok
     broken = cases.check(Adapter({"maiko": PAIR_ENDS_TURN}, protocol=3))
     assert not broken.ok and broken.counts()["pass"] > 0
+
+
+def test_a_folder_of_some_vector_files_loads_those(tmp_path):
+    (tmp_path / "perft.json").write_text((VECTORS / "perft.json").read_text())
+    cases = oracle.Cases.load(tmp_path)
+    assert list(cases.to_json()) == ["perft.json"] and {c.kind for c in cases} == {"perft"}
+    with pytest.raises(oracle.UsageError, match="cannot read .*records.json"):
+        oracle.Cases.load(tmp_path / "empty")
