@@ -544,16 +544,19 @@ def diff(engine: Any, *, games: int = 100, seed: int = 0, game: Game | str | Non
     seeded chance outcomes before the games needs more processes of the engine: it runs for a
     command, not for a Python engine."""
     from hanamikoji.oracle.core.diff import compare_engines
+    from hanamikoji.runtime.progress import no_hypothesis_litter
 
     if type(games) is not int or games < 1:
         raise UsageError(f"games must be at least 1, not {games!r}")
     the_game = _game(game)
     configs = _configs(the_game, options)
     harness = engine_of(engine, timeout)
-    return DiffReport(_engine_error(lambda: compare_engines(
-        harness.argv, games=games, seed=seed, variants=configs, timeout=timeout,
-        shrink=shrink, game=the_game, engine=harness,
-        seeded_check=_argv(engine) is not None)), tuple(harness.argv), the_game)
+    with no_hypothesis_litter():  # as the command: no .hypothesis/ left in the caller's folder
+        report = _engine_error(lambda: compare_engines(
+            harness.argv, games=games, seed=seed, variants=configs, timeout=timeout,
+            shrink=shrink, game=the_game, engine=harness,
+            seeded_check=_argv(engine) is not None))
+    return DiffReport(report, tuple(harness.argv), the_game)
 
 
 def leaks(engine: Any, *, pairs: int = 100, seed: int = 0, game: Game | str | None = None,
