@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 import attrs
 
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, UsageError
 
 _MAXRSS = ("import resource, subprocess, sys, time; start = time.perf_counter(); "
            "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "

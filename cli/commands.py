@@ -3,30 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import sys
-import tempfile
 import time
 from contextlib import contextmanager, redirect_stdout
-from pathlib import Path
 from typing import Any, Iterator
 
-from hanamikoji.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
-from hanamikoji.cli.options import game_and_config
-from hanamikoji.cli.output import is_stdout, output_file, shown, streams
+from hanamikoji.runtime.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
+from hanamikoji.runtime.progress import progress_bar
+from hanamikoji.runtime.options import game_and_config
+from hanamikoji.runtime.output import is_stdout, output_file, shown, streams
 from hanamikoji.cli.simulate import Tally, first_of, play_game, simulate_shard_problem, tally_of
 from hanamikoji.engine.core.words import options_text, plural
 
-
-
-def cannot_read(path: str, error: OSError) -> str:
-    """One line saying why ``path`` cannot be read."""
-    if isinstance(error, IsADirectoryError):
-        return f"cannot read {path}: it is a directory"
-    if isinstance(error, FileNotFoundError):
-        return f"cannot read {path}: no such file"
-    return f"cannot read {path}: {error.strerror or error}"
 
 
 def play(args: argparse.Namespace) -> int:
@@ -51,27 +40,6 @@ def play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def progress_bar(what: str = "games", counted: tuple[str, ...] = ()) -> Any:
-    """A rich progress bar on an interactive stderr (done of total, rate, elapsed time, the time
-    left, and a running count of each name in ``counted``, a field of the task), else None."""
-    if not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-    from rich.text import Text
-
-    class Rate(ProgressColumn):
-        def render(self, task):
-            speed = task.finished_speed or task.speed
-            return Text(f"{speed:,.0f} {what}/s" if speed else f"- {what}/s")
-
-    counts = [f"{{task.fields[{name}]:,}} {name}" for name in counted]
-    return Progress("[progress.description]{task.description}", BarColumn(),
-                    MofNCompleteColumn(), Rate(), *counts, TimeElapsedColumn(), "left",
-                    TimeRemainingColumn(), transient=True, console=Console(stderr=True))
-
-
 def summary(tally: Tally, seconds: float) -> dict:
     report = {
         "games": tally.games,
@@ -89,10 +57,10 @@ def summary(tally: Tally, seconds: float) -> dict:
 def simulate(args: argparse.Namespace) -> int:
     """``simulate``: in this process a game at a time, or, with ``--workers N`` (N > 1),
     ``--resume DIR`` or a Dask scheduler, as a campaign of shards of ``--shard-size`` games
-    (:mod:`hanamikoji.cli.campaign`) merged in seed order. Either way memory does not grow with
+    (:mod:`hanamikoji.campaign`) merged in seed order. Either way memory does not grow with
     ``--games``, the records and the tally are the same bytes, and Ctrl-C stops the run and
     reports the games finished so far (exit 130)."""
-    from hanamikoji.cli.campaign import scheduler_address
+    from hanamikoji.campaign import scheduler_address
 
     game, config = game_and_config(args)
     options = game.options_of(config)
@@ -106,7 +74,7 @@ def simulate(args: argparse.Namespace) -> int:
     shard_size = args.shard_size or game.simulate_shard
     backend = store = None
     if campaign:
-        from hanamikoji.cli.campaign import Store, backend_for
+        from hanamikoji.campaign import Store, backend_for
 
         store = None if resume is None else Store(resume, {
             "command": "simulate", "game": game.name, "options": options, "seed": args.seed,
@@ -135,7 +103,7 @@ def simulate(args: argparse.Namespace) -> int:
                         if task is not None:
                             progress.update(task, completed=tally.games)
                 else:
-                    from hanamikoji.cli.campaign import run, seed_shards
+                    from hanamikoji.campaign import run, seed_shards
 
                     shards = seed_shards("hanamikoji.cli.simulate:simulate_shard", args.games,
                                          shard_size, (game.name, options, args.seed, 0,
@@ -205,31 +173,6 @@ def _lengths(tally: Tally) -> str:
     mean = sum(values) / len(values)
     return (f"from {values[0]} to {values[-1]}, median {values[len(values) // 2]}, "
             f"mean {mean:.1f} (--json has each)")
-
-
-@contextmanager
-def no_hypothesis_litter() -> Iterator[None]:
-    """Hypothesis keeps caches in ``.hypothesis/`` of the current folder (its constants cache,
-    even with no example database): a command must not leave it in the user's folder, so while
-    a command runs Hypothesis it points to a temporary folder, removed afterwards."""
-    from hypothesis import configuration
-
-    with tempfile.TemporaryDirectory(prefix="hanamikoji-hypothesis-") as home:
-        before = _hypothesis_home(configuration)
-        configuration.set_hypothesis_home_dir(home)
-        try:
-            yield
-        finally:
-            configuration.set_hypothesis_home_dir(before)
-
-
-def _hypothesis_home(configuration: Any) -> Path:
-    """Hypothesis's home folder now: ``storage_directory()`` returns a path in older versions
-    and an object holding it (``home_directory``) in newer ones."""
-    where = configuration.storage_directory(intent_to_write=False) if "intent_to_write" in (
-        inspect.signature(configuration.storage_directory).parameters) else (
-        configuration.storage_directory())
-    return Path(getattr(where, "home_directory", where))
 
 
 @contextmanager

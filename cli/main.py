@@ -49,7 +49,7 @@ def _usage_errors() -> tuple[type[Exception], ...]:
     """The errors that are the user's to fix (exit 2), besides :class:`UsageError`: an option
     the game does not take, an output that cannot be written."""
     from hanamikoji.engine.core.errors import OptionError
-    from hanamikoji.cli.output import OutputError
+    from hanamikoji.runtime.output import OutputError
 
     return OptionError, OutputError
 
@@ -66,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words == ["--version"]:  # the one answer that needs no parser
         print(f"hanamikoji {toolkit_version()}")
         return 0
-    from hanamikoji.cli import interrupt
-    from hanamikoji.cli.base import (EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, EXIT_USAGE,
+    from hanamikoji.runtime import interrupt
+    from hanamikoji.runtime.base import (EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, EXIT_USAGE,
                                      OutputClosed, UsageError)
     from hanamikoji.cli.parser import command_of
 

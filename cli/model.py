@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hanamikoji.cli import interrupt
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.cli.commands import no_hypothesis_litter
-from hanamikoji.cli.output import OutputFolder, output_folder
+from hanamikoji.runtime import interrupt
+from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.runtime.progress import no_hypothesis_litter
+from hanamikoji.runtime.output import OutputFolder, output_folder
 from hanamikoji.engine.core.registry import get
 from hanamikoji.engine.core.words import article, plain, plural
 
@@ -242,7 +242,7 @@ def _where(args: argparse.Namespace, game: Any) -> int:
     return EXIT_OK if found.answer != "unknown" else EXIT_FAILED
 
 
-#: What ``verify --out DIR`` writes in DIR (:func:`~hanamikoji.cli.output.foreign`).
+#: What ``verify --out DIR`` writes in DIR (:func:`~hanamikoji.runtime.output.foreign`).
 REPORT_FILES = ("report.json", "report.md", "report.html", "witnesses/", "witnesses/*.jsonl")
 
 

@@ -10,7 +10,7 @@ import argparse
 import re
 from typing import Callable, NoReturn, Sequence
 
-from hanamikoji.cli.base import EXIT_OK, EXIT_USAGE, integer, path, seconds, shown
+from hanamikoji.runtime.base import EXIT_OK, EXIT_USAGE, integer, path, seconds, shown
 
 
 class _Parser(argparse.ArgumentParser):
@@ -77,7 +77,7 @@ def _any_seconds(text: str) -> float:
 
 def _variant(parser: argparse.ArgumentParser) -> None:
     """The game and its options: --game, --players, --variant, --option (:mod:`.options`)."""
-    from hanamikoji.cli.options import add_game_arguments
+    from hanamikoji.runtime.options import add_game_arguments
 
     add_game_arguments(parser)
 
@@ -90,7 +90,7 @@ def _notation(parser: argparse.ArgumentParser) -> None:
 
 def _games(games: argparse.ArgumentParser) -> None:
     games.add_argument("--json", action="store_true", help="print them as one JSON object")
-    games.set_defaults(handler="hanamikoji.cli.options:games_command")
+    games.set_defaults(handler="hanamikoji.runtime.options:games_command")
 
 
 def _play(play: argparse.ArgumentParser) -> None:
@@ -146,7 +146,7 @@ def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int | No
                       size_help: str | None = None, workers: int | None = 1,
                       workers_help: str | None = None) -> None:
     """--workers, --scheduler, --resume, --shard-size: a campaign of shards
-    (cli/campaign.py, docs/campaigns.md)."""
+    (campaign/__init__.py, docs/campaigns.md)."""
     parser.add_argument("--workers", type=_positive, default=workers,
                         help=workers_help or f"processes of this machine to spread the {unit} "
                                              "over (the same output for any number)")
@@ -339,7 +339,7 @@ def _diff(diff: argparse.ArgumentParser) -> None:
     diff.add_argument("--games", "--max-examples", dest="games", type=_positive, default=100,
                       help="games to try (Hypothesis examples; default 100)")
     diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    from hanamikoji.cli.options import add_game_arguments
+    from hanamikoji.runtime.options import add_game_arguments
 
     # An option not fixed here is drawn per game among its choices (docs/oracle.md).
     add_game_arguments(diff, variant_help="the variant of every game, for a game that has "

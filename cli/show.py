@@ -22,7 +22,7 @@ import sys
 from collections import Counter
 from typing import Any, Iterator
 
-from hanamikoji.cli.base import UsageError
+from hanamikoji.runtime.base import UsageError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.engine.core.registry import get
 from hanamikoji.cli.simulate import winners_key
@@ -274,7 +274,7 @@ def stats(args: argparse.Namespace) -> int:
         group.add(final, tournaments[verdict.source])
     counts = {status.value: tally.counts[status] for status in Status}
     if getattr(args, "html", None):
-        from hanamikoji.cli.view import write_text
+        from hanamikoji.runtime.output import write_text
         from hanamikoji.viewer.core.plots import stats_page
 
         import pathlib

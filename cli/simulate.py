@@ -109,7 +109,7 @@ def tally_of(line: str) -> Tally:
 def simulate_shard(game_name: str, options: Mapping[str, Any], seed: int, first_player: int,
                    with_records: bool, max_turns: int | None, rotate: bool, start: int,
                    count: int) -> str:
-    """The blob of a ``simulate`` shard (:mod:`hanamikoji.cli.campaign`): games ``start ..
+    """The blob of a ``simulate`` shard (:mod:`hanamikoji.campaign`): games ``start ..
     start + count - 1`` of ``seed``, as their tally's JSON line followed by the records of the
     finished ones, one JSON line each (the lines ``simulate --records`` writes)."""
     tally, lines = play_chunk(game_name, options, seed, start, count, first_player,

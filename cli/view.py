@@ -21,7 +21,8 @@ import pathlib
 import sys
 from typing import Any
 
-from hanamikoji.cli.base import UsageError
+from hanamikoji.runtime.base import UsageError
+from hanamikoji.runtime.output import write_text
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.validate import Status, Tally, records
 
@@ -30,29 +31,6 @@ def default_out(paths: list[str]) -> pathlib.Path:
     if paths[0] == "-":
         raise UsageError("--out PAGE.html is needed when the records come from stdin")
     return pathlib.Path(paths[0]).with_suffix(".html")
-
-
-def write_text(path: pathlib.Path, text: str, make_dir: bool = False, *,
-               in_folder: bool = False) -> None:
-    """``text`` into ``path`` as every output of the command is written
-    (:func:`.output.output_file`: at once for a file, straight into a device); ``make_dir``:
-    create its folder first (a usage error naming it when that fails). ``in_folder``: the
-    command named the file itself, in a folder (``diff --save DIR``, the page beside the
-    records): then it is written only as a regular file of that folder, never through a link
-    planted at its name, nor into a FIFO or a device there (:class:`.output.Folder`)."""
-    from hanamikoji.cli.output import Folder, output_file
-
-    if in_folder:
-        with Folder(str(path.parent), make=make_dir) as folder, folder.file(path.name) as out:
-            out.write(text)
-        return
-    if make_dir:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-    with output_file(str(path)) as out:
-        out.write(text)
 
 
 #: A position file is small; a larger file is read as records.
@@ -136,30 +114,3 @@ def view(args: argparse.Namespace) -> int:
         games, key=lambda g: g.name)), in_folder=not args.out)
     print(f"wrote {out} ({len(entries)} record{'s' if len(entries) != 1 else ''})")
     return tally.exit_code()
-
-
-def save_divergence(folder: str, divergence: Any, game: Any, argv: list[str]) -> None:
-    """``diff --save DIR``: DIR/divergence.json (as ``--json`` prints it), DIR/position.json
-    (the game so far as a position: options, first player, every decision, as ``perft
-    --history`` reads it; a record would be of an unfinished game, which ``validate`` calls
-    illegal) and DIR/divergence.html."""
-    import json
-
-    from hanamikoji.viewer.core.divergence import divergence_page
-
-    from hanamikoji.cli.output import Folder
-
-    out = pathlib.Path(folder)
-    with Folder(folder, make=True) as where:  # every name refused before any file is written
-        for name in ("divergence.json", "position.json", "divergence.html"):
-            where.check(name)
-    data = divergence.to_json()
-    text, state = divergence_page(game, data, " ".join(argv))
-    write_text(out / "divergence.json", json.dumps(data, indent=1) + "\n", make_dir=True,
-               in_folder=True)
-    if state is not None:
-        write_text(out / "position.json", json.dumps(game.position_to_json(state)) + "\n",
-                   in_folder=True)
-    write_text(out / "divergence.html", text, in_folder=True)
-    print(f"saved the divergence in {out}: divergence.html, divergence.json"
-          + (", position.json" if state is not None else ""), file=sys.stderr)

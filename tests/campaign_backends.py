@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hanamikoji.cli import campaign as C
+from hanamikoji import campaign as C
 
 
 class Shuffled:

@@ -1,4 +1,4 @@
-"""Campaigns (hanamikoji.cli.campaign): shards merged in order are the same bytes whatever runs
+"""Campaigns (hanamikoji.campaign): shards merged in order are the same bytes whatever runs
 them, in whatever order they finish; --resume takes the shards already done and only those."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hanamikoji.cli import campaign as C
+from hanamikoji import campaign as C
 from hanamikoji.cli.main import main
 from hanamikoji.cli.simulate import play_chunk, simulate_shard, tally_of
 

@@ -14,7 +14,7 @@ import pytest
 distributed = pytest.importorskip(
     "distributed", reason="Dask distributed is not installed (pip install '.[dask]' in a clone of hanamikoji)")
 
-from hanamikoji.cli import campaign as C  # noqa: E402
+from hanamikoji import campaign as C  # noqa: E402
 from hanamikoji.cli.main import main  # noqa: E402
 
 

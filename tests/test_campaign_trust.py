@@ -1,4 +1,4 @@
-"""What a campaign trusts in its ``--resume`` folder (hanamikoji.cli.campaign.Store): only
+"""What a campaign trusts in its ``--resume`` folder (hanamikoji.campaign.Store): only
 regular files it wrote there, each a shard that says which campaign and which shard it is and
 checks whole. A link is never followed (the file it points to is untouched), a FIFO is never
 waited on (refused at once), and a shard that is swapped, damaged or not a shard at all is run

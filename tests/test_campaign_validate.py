@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hanamikoji.cli import campaign
+from hanamikoji import campaign
 from hanamikoji.cli.main import main
 from hanamikoji.oracle.core import validate_campaign as VC
 

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from hanamikoji.cli.base import EXIT_PIPE
+from hanamikoji.runtime.base import EXIT_PIPE
 from hanamikoji.cli.main import main
 
 COMMAND = [sys.executable, "-m", "hanamikoji.engine"]

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from hanamikoji.cli.main import main
-from hanamikoji.cli.output import output_file
+from hanamikoji.runtime.output import output_file
 from hanamikoji.engine.hanamikoji.record import read_record
 from hanamikoji.properties.core.cite import checks
 
@@ -127,7 +127,7 @@ def test_validate_imports_only_what_judging_a_record_needs(tmp_path):
     assert run("simulate", "--games", "1", "--records", str(record)).returncode == 0
     unused = ("random", "importlib.resources", "hanamikoji.engine.hanamikoji.display",
               "hanamikoji.engine.hanamikoji.resample", "hanamikoji.engine.maiko", "hashlib",
-              "hanamikoji.cli.campaign", "hanamikoji.oracle.core.validate_campaign")
+              "hanamikoji.campaign", "hanamikoji.oracle.core.validate_campaign")
     code = ("import sys; from hanamikoji.cli.main import main; "
             f"code = main(['validate', {str(record)!r}]); "
             f"print(code, [m for m in {unused!r} if m in sys.modules])")

@@ -410,7 +410,7 @@ def test_a_ctrl_c_swallowed_by_a_garbage_collector_callback_is_raised_at_the_nex
     interrupt is kept and raised again by the long loops' check, and it is not printed."""
     import gc
 
-    from hanamikoji.cli import interrupt
+    from hanamikoji.runtime import interrupt
 
     monkeypatch.setattr(interrupt, "_pending", False)
     printed = []
@@ -525,7 +525,7 @@ def test_an_error_raised_while_handling_ctrl_c_is_the_interrupt(monkeypatch, cap
     its own while handling the KeyboardInterrupt. After a Ctrl-C that is "interrupted", exit 130,
     never an internal error; the same assertion with no Ctrl-C is a bug, exit 3."""
     from hanamikoji.cli import main as cli
-    from hanamikoji.cli import interrupt
+    from hanamikoji.runtime import interrupt
 
     def handler(args):
         try:

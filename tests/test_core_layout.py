@@ -19,15 +19,17 @@ import tokenize
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-# cli/ has no game's part: the whole room is core.
+# cli/, runtime/ and campaign/ have no game's part: each whole room is core.
+WHOLE = ("cli", "runtime", "campaign")
 CORE = sorted([p for room in ("engine", "spec", "properties", "oracle", "viewer")
-               for p in (ROOT / room / "core").rglob("*.py")] + list((ROOT / "cli").rglob("*.py")))
+               for p in (ROOT / room / "core").rglob("*.py")] +
+              [p for room in WHOLE for p in (ROOT / room).rglob("*.py")])
 GAME_PACKAGES = ("hanamikoji", "maiko")
 WORDS = re.compile(r"geisha|hanamikoji|charm", re.IGNORECASE)
 # The tool, not the game: the namespace (its rooms, and the framework bridges of
 # hanamikoji.integrations), the command and its sub-commands, the tool's formats (and the
 # namespace of its schemas' $id, urn:hanamikoji:).
-TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations|oracle|cli|viewer)\b"
+TOOL = re.compile(r"hanamikoji\.(engine|spec|properties|integrations|oracle|cli|viewer|runtime|campaign)\b"
                   r"|hanamikoji-(verify|vectors|bench|hypothesis)\b"
                   r"|\bhanamikoji (\{|[a-z]+\b)|prog=\"hanamikoji\"|\"hanamikoji\"\s*$"
                   r"|hanamikoji-[a-z]+-?$|\.hanamikoji-|HANAMIKOJI_(GAMES|SCHEDULER)|\"hanamikoji: "
@@ -51,7 +53,7 @@ def _prose_lines(source: str) -> set[int]:
 def test_the_core_has_files():
     assert {p.parent.parent.name for p in CORE if p.parent.name == "core"} == \
         {"engine", "spec", "properties", "oracle", "viewer"}
-    assert any(p.parent.name == "cli" for p in CORE)
+    assert {p.parent.name for p in CORE} >= set(WHOLE)
 
 
 @pytest.mark.parametrize("path", CORE, ids=lambda p: str(p.relative_to(ROOT)))

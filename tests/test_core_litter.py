@@ -6,7 +6,7 @@ from pathlib import Path
 
 from hypothesis import configuration, given, settings, strategies as st
 
-from hanamikoji.cli.commands import _hypothesis_home, no_hypothesis_litter
+from hanamikoji.runtime.progress import _hypothesis_home, no_hypothesis_litter
 
 
 def test_no_litter_restores_hypothesis_home_and_writes_nothing_in_the_folder(tmp_path, monkeypatch):

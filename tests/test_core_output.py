@@ -1,4 +1,4 @@
-"""Files and folders written safely, by every command that writes one (cli/output.py):
+"""Files and folders written safely, by every command that writes one (runtime/output.py):
 a special file written straight, never replaced; a link followed; a file's mode and hard links
 kept; ``-`` for standard output; a full disk one line and exit 2, nothing half-written; an
 output folder swapped in whole, or left as it was."""
@@ -521,7 +521,7 @@ def test_ctrl_c_while_a_hard_linked_file_is_copied_in_waits_for_the_copy(tmp_pat
     import shutil
     import signal
 
-    from hanamikoji.cli import interrupt
+    from hanamikoji.runtime import interrupt
 
     old = tmp_path / "records.jsonl"
     old.write_text("old\n" * 1000)

@@ -1,7 +1,7 @@
-"""Files a command writes into a folder (cli/output.py) are never written through a link planted
+"""Files a command writes into a folder (runtime/output.py) are never written through a link planted
 there, and a FIFO there is never waited on: ``diff --save DIR``, the page ``view`` names beside
 its records, ``vectors --out DIR`` and ``verify --out DIR`` (one writer, ``output_folder``), and
-:class:`hanamikoji.cli.output.Folder`, which a campaign's ``--resume`` folder uses too."""
+:class:`hanamikoji.runtime.output.Folder`, which a campaign's ``--resume`` folder uses too."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_a_fifo_in_a_folder_is_refused_never_opened(tmp_path):
     os.mkfifo(folder / "f")
     script = (
         "import sys\n"
-        "from hanamikoji.cli.output import Folder, OutputError\n"
+        "from hanamikoji.runtime.output import Folder, OutputError\n"
         "where = Folder(sys.argv[1])\n"
         "for use in (lambda: where.read('f'), lambda: where.file('f').__enter__()):\n"
         "    try:\n"

@@ -1,7 +1,7 @@
-"""Ctrl-C held back by :func:`hanamikoji.engine.core.deferred.sigint_deferred`: it takes effect
+"""Ctrl-C held back by :func:`hanamikoji.runtime.processes.sigint_deferred`: it takes effect
 once the block ends, through the handler that was in place, even while another thread runs (a
 signal mask in the main thread would then hold nothing back); and left to the main thread by
-:func:`~hanamikoji.engine.core.deferred.sigint_to_main_thread`."""
+:func:`~hanamikoji.runtime.processes.sigint_to_main_thread`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from hanamikoji.engine.core.deferred import sigint_deferred, sigint_to_main_thread
+from hanamikoji.runtime.processes import sigint_deferred, sigint_to_main_thread
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_a_process_started_in_the_block_unblocks_it_for_its_own_children():
     """What a worker started within the block does first (sigint_unblocked): its mask, which it
     inherited, no longer holds SIGINT back from what it starts."""
     code = ("import signal\n"
-            "from hanamikoji.engine.core.deferred import sigint_unblocked\n"
+            "from hanamikoji.runtime.processes import sigint_unblocked\n"
             "before = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())\n"
             "sigint_unblocked()\n"
             "after = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())\n"

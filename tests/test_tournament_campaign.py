@@ -1,4 +1,4 @@
-"""``hanamikoji tournament`` as a campaign (hanamikoji.cli.campaign): the standings, the report
+"""``hanamikoji tournament`` as a campaign (hanamikoji.campaign): the standings, the report
 and the files are the same bytes for any number of workers and any order the shards finish in;
 ``--resume`` takes the shards stored whole and plays only the others; Ctrl-C and a worker that
 dies leave no bot process behind."""
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hanamikoji.cli import campaign as C
+from hanamikoji import campaign as C
 from hanamikoji.cli.main import main
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.referee import Limits

@@ -27,7 +27,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from hanamikoji.engine.core.deferred import sigint_deferred
+from hanamikoji.runtime.processes import sigint_deferred
 from hanamikoji.engine.core.game import CHANCE
 from hanamikoji.integrations import openspiel as O
 

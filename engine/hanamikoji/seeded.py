@@ -1,6 +1,6 @@
 """Seeded Hanamikoji games: game ``index`` of seed ``seed``, as ``simulate`` plays it.
 
-The random source is the core's (:func:`hanamikoji.cli.simulate.game_rng`), so these
+The random source is the core's (:func:`hanamikoji.engine.core.seeded.game_rng`), so these
 are the very games ``hanamikoji simulate --seed S`` plays and records.
 """
 

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import IO, Iterator
 
-from hanamikoji.cli.base import UsageError
+from hanamikoji.runtime.base import EXIT_USAGE, UsageError
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.notation import NotationError, notation
 from hanamikoji.oracle.core.validate import Status, Tally, records
@@ -20,9 +20,9 @@ def _output(path: str | None) -> Iterator[IO[str]]:
     if path is None:
         yield sys.stdout
         return
-    from hanamikoji.cli.output import output_file
+    from hanamikoji.runtime.output import output_file
 
-    with output_file(path) as out:  # whole or not at all (cli/output.py)
+    with output_file(path) as out:  # whole or not at all (runtime/output.py)
         yield out
 
 

@@ -43,9 +43,10 @@ from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
-from hanamikoji.cli import interrupt
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.engine.core.deferred import sigint_to_main_thread
+from hanamikoji.runtime import interrupt
+from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EngineError, UsageError
+from hanamikoji.runtime.processes import KEEPER_FILE, sigint_to_main_thread
+from hanamikoji.runtime.processes import signal_group as _signal_group
 from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.oracle.core.extension import extension
@@ -88,7 +89,7 @@ Progress = Callable[[str, int, int, int], None]
 # --- the other engine's process ------------------------------------------------------------
 
 
-class CannotStart(Exception):
+class CannotStart(EngineError):
     """The command could not be started at all, or its process exited before answering its
     very first request (exit 2, not a divergence)."""
 
@@ -118,10 +119,10 @@ _EOF = object()
 _TOO_LONG = object()
 _EXTRA = object()
 
-#: The keeper (:mod:`.keeper`), which ends every process an adapter started, is used where it
+#: The keeper (:mod:`hanamikoji.runtime.keeper`), which ends every process an adapter started, is used where it
 #: can be: Linux (``prctl(PR_SET_CHILD_SUBREAPER)``). Elsewhere the adapter's process group is
 #: ended, and a process that left the group (``setsid()``) may be left running.
-_KEEPER_FILE = pathlib.Path(__file__).with_name("keeper.py")
+_KEEPER_FILE = pathlib.Path(KEEPER_FILE)
 KEEPER = sys.platform.startswith("linux")
 #: Seconds to wait for the end of the other engine's output once it is stopped: as soon as
 #: every process that held it is gone, which stop() sees to; a bound only in case it cannot.
@@ -520,17 +521,6 @@ def _wait(process: subprocess.Popen[bytes], timeout: float) -> int:
     return process.wait(timeout=timeout)
 
 
-def _signal_group(pgid: int, sig: int) -> bool:
-    """Send ``sig`` to process group ``pgid``; False when no process is left in it."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return False
-    return True
-
-
 def _short(message: dict[str, Any]) -> str:
     text = json.dumps(message)
     return text if len(text) <= 90 else text[:87] + "..."
@@ -638,7 +628,7 @@ class DiffExtension:
         (:func:`configurations`)."""
         if args is None:
             return configurations(self.game, {})
-        from hanamikoji.cli.options import option_values
+        from hanamikoji.runtime.options import option_values
 
         given = argparse.Namespace(**vars(args))
         if getattr(given, "variant", None) == "both":  # the harness's default, for any game
@@ -1836,18 +1826,18 @@ def engine_command(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """The ``diff`` sub-command: exit 0 if no divergence is found, 1 if one is."""
     argv = engine_command(args)
-    from hanamikoji.cli.options import game_and_config
+    from hanamikoji.runtime.options import game_and_config
 
     game, _ = game_and_config(_without_variant(args))
     if getattr(args, "variant", None) == "both" and \
             not any(option.name == "variant" for option in game.options):
         # 'both' is diff's word for drawing a variant per game: only for a game with variants,
         # and refused as every command refuses an option its game does not have.
-        from hanamikoji.cli.options import option_values
+        from hanamikoji.runtime.options import option_values
 
         option_values(game, args)  # raises the one-line error of every command
     configs = hooks(game).configs(args)
-    from hanamikoji.cli.commands import no_hypothesis_litter, progress_bar
+    from hanamikoji.runtime.progress import no_hypothesis_litter, progress_bar
 
     leaks = getattr(args, "leaks", False)
     bar = progress_bar("pairs" if leaks else "games", counted=("decisions",))
@@ -1880,7 +1870,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "save", None) is not None and not leaks and found is not None:
         # Saved before the report is printed: a standard output closed early (`| head`)
         # ends the command at the first print, and the divergence found is then not lost.
-        from hanamikoji.cli.view import save_divergence
+        from hanamikoji.oracle.core.diff_save import save_divergence
 
         save_divergence(args.save, found, game, argv)
     if args.json:
@@ -1902,7 +1892,7 @@ def _starts_with_chance(game: Game, configs: Sequence[Any]) -> bool:
 
 
 def _shown_on(bar: Any) -> Progress:
-    """A :data:`Progress` that draws on ``bar`` (:func:`.commands.progress_bar`), started at
+    """A :data:`Progress` that draws on ``bar`` (:func:`hanamikoji.runtime.progress.progress_bar`), started at
     its first call, after the engine has started (an engine that cannot start draws none)."""
     task: list[Any] = []
 

@@ -1,4 +1,4 @@
-"""``diff`` as a campaign (:mod:`hanamikoji.cli.campaign`): the games cut into shards, each
+"""``diff`` as a campaign (:mod:`hanamikoji.campaign`): the games cut into shards, each
 compared on a worker against an adapter process of its own.
 
 Shard ``games-F-L`` plays ``L - F + 1`` games with Hypothesis seeded by the run's seed and ``F``
@@ -22,9 +22,9 @@ import sys
 import time
 from typing import Any, Sequence
 
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.cli.campaign import Store, backend_for, scheduler_address, seed_shards
-from hanamikoji.cli.campaign import run as run_shards
+from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.campaign import Store, backend_for, scheduler_address, seed_shards
+from hanamikoji.campaign import run as run_shards
 from hanamikoji.oracle.core import diff as D
 
 #: Games per shard when ``--shard-size`` is not given.
@@ -43,7 +43,7 @@ def shard_seed(seed: int, first: int) -> int:
 def diff_shard(argv: Sequence[str], game_name: str, configs: Sequence[Any], seed: int,
                timeout: float, shrink: int, first: int, count: int) -> str:
     """The blob of a ``diff`` shard: its report as one JSON object (see :func:`_report_json`)."""
-    from hanamikoji.cli.commands import no_hypothesis_litter
+    from hanamikoji.runtime.progress import no_hypothesis_litter
     from hanamikoji.engine.core.registry import get
 
     try:
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--leaks runs in one process: leave out --workers, --shard-size, "
                          "--resume and --scheduler (and HANAMIKOJI_SCHEDULER)")
     argv = D.engine_command(args)
-    from hanamikoji.cli.options import game_and_config, option_values
+    from hanamikoji.runtime.options import game_and_config, option_values
 
     game, _ = game_and_config(D._without_variant(args))
     if getattr(args, "variant", None) == "both" and \
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
             print(line)
     sys.stdout.flush()
     if getattr(args, "save", None) is not None and report.divergence is not None:
-        from hanamikoji.cli.view import save_divergence
+        from hanamikoji.oracle.core.diff_save import save_divergence
 
         save_divergence(args.save, report.divergence, game, argv)
     return EXIT_OK if report.divergence is None else EXIT_FAILED

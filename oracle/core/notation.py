@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import IO, Any, Iterator
 
-from hanamikoji.cli.base import UsageError
+from hanamikoji.runtime.base import UsageError
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import Game
 from hanamikoji.oracle.core.extension import extension

@@ -27,7 +27,7 @@ import json
 import re
 from typing import Any, Iterator
 
-from hanamikoji.cli.base import EXIT_OK, UsageError
+from hanamikoji.runtime.base import EXIT_OK, UsageError
 from hanamikoji.engine.core.errors import GameError, IllegalActionError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.engine.core.words import plural
@@ -218,7 +218,7 @@ def read_position(game: Game, obj: Any) -> Any:
 def _read_json(path: str, limit: int = 1 << 20) -> Any:
     """The JSON document in ``path``, at most ``limit`` bytes (a start or position file is
     small; a suite of perft cases may be large); a UsageError naming the file otherwise."""
-    from hanamikoji.cli.commands import cannot_read
+    from hanamikoji.runtime.base import cannot_read
     from hanamikoji.oracle.core.validate import NotJSONError, decode
 
     try:
@@ -241,7 +241,7 @@ def _read_json(path: str, limit: int = 1 << 20) -> Any:
 def _first_record(path: str) -> Any:
     """The first record of a file as ``validate`` reads them: one JSON document, or the first
     non-blank line of JSON Lines."""
-    from hanamikoji.cli.commands import cannot_read
+    from hanamikoji.runtime.base import cannot_read
     from hanamikoji.oracle.core.validate import NotJSONError, decode
 
     try:
@@ -372,7 +372,7 @@ def record_position(game: Game, path: str, at: str | None) -> tuple[Game, Any, s
 
 
 def _record_start(game: Game, args: argparse.Namespace) -> tuple[Game, Any, str]:
-    from hanamikoji.cli.options import option_values
+    from hanamikoji.runtime.options import option_values
 
     if args.first_player is not None:
         raise UsageError("--first-player goes with --seed; a --record file names its own "
@@ -385,7 +385,7 @@ def _record_start(game: Game, args: argparse.Namespace) -> tuple[Game, Any, str]
 
 def start(game: Game, config: Any, args: argparse.Namespace) -> tuple[Any, str]:
     """The position the command counts from, and where it came from (for people)."""
-    from hanamikoji.cli.options import option_values
+    from hanamikoji.runtime.options import option_values
 
     if getattr(args, "at", None) is not None and getattr(args, "record", None) is None:
         raise UsageError("--at goes with --record")
@@ -425,7 +425,7 @@ def _check_depth(game: Game, depth: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The ``perft`` sub-command."""
-    from hanamikoji.cli.options import game_and_config
+    from hanamikoji.runtime.options import game_and_config
 
     if getattr(args, "suite", None) is not None:
         return run_suite(args)
@@ -513,7 +513,7 @@ def suite_case(game: Game, case: Any) -> tuple[bool, str, dict[str, Any]]:
 def run_suite(args: argparse.Namespace) -> int:
     """``perft --suite FILE``: every case of a perft vectors file, pass or fail; exit 1 if one
     fails."""
-    from hanamikoji.cli.base import EXIT_FAILED
+    from hanamikoji.runtime.base import EXIT_FAILED
     from hanamikoji.engine.core.registry import DEFAULT, get
 
     if args.depth is not None or args.divide or getattr(args, "at", None) is not None or \

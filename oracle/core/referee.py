@@ -29,8 +29,8 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
-from hanamikoji.cli.campaign import group_ended, group_started
-from hanamikoji.engine.core.deferred import sigint_deferred
+from hanamikoji.runtime.processes import group_ended, group_started, signal_group
+from hanamikoji.runtime.processes import sigint_deferred
 from hanamikoji.engine.core.errors import GameError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game, Outcome
 from hanamikoji.engine.core.seeded import game_rng
@@ -222,10 +222,7 @@ class _Process:
         process, self.process = self.process, None
         if process is None:
             return
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        signal_group(process.pid, signal.SIGKILL)
         for stream in (process.stdin, process.stdout):
             try:
                 if stream is not None:

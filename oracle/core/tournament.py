@@ -9,7 +9,7 @@ group (``game_rng(seed, d)``, the toolkit's seeded game ``d``). Game ``i`` of th
 independent unit (:func:`play_unit`, a function of the tournament and ``i`` only), so units may
 run anywhere and in any order; the standings are merged from their results in schedule order.
 With ``--workers N``, ``--resume DIR`` or a Dask scheduler the schedule is a campaign
-(:mod:`hanamikoji.cli.campaign`): shards of ``--shard-size`` consecutive games
+(:mod:`hanamikoji.campaign`): shards of ``--shard-size`` consecutive games
 (``games-000000000050-000000000099``), each played by :func:`tournament_shard` on a worker,
 merged in schedule order, so the standings, the report and the files are the same bytes as in
 one process.
@@ -143,7 +143,7 @@ def play_unit(tournament: Tournament, index: int,
 
 
 def tournament_shard(tournament: Tournament, first: int, count: int) -> str:
-    """The blob of a tournament's shard (:mod:`hanamikoji.cli.campaign`): games ``first ..
+    """The blob of a tournament's shard (:mod:`hanamikoji.campaign`): games ``first ..
     first + count - 1`` of the schedule, played, one line of :meth:`GameResult.unit_json`
     each."""
     schedule = tournament.schedule()
@@ -170,7 +170,7 @@ def shard_problem(shard: Any, blob: str) -> str | None:
 def shards(tournament: Tournament, total: int, size: int) -> Iterator[Any]:
     """The shards of games ``0 .. total - 1`` of the schedule, ``size`` each, named by their
     games (``games-000000000050-000000000099``)."""
-    from hanamikoji.cli.campaign import seed_shards
+    from hanamikoji.campaign import seed_shards
 
     return seed_shards(_TASK, total, size, (tournament,), unit="games")
 
@@ -334,10 +334,25 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
         yield f"... and {len(report['forfeits']) - 10} more forfeits"
 
 
+def report(tournament: Tournament, names: Sequence[str],
+           results: Sequence[GameResult]) -> dict[str, Any]:
+    """What ``tournament --json`` prints: the tournament, its standings and its forfeits."""
+    game, config = tournament.game_and_config()
+    limits = tournament.limits
+    return {
+        "game": game.name, "options": game.options_of(config), "seed": tournament.seed,
+        "deals": tournament.deals, "games": len(results),
+        "limits": {"decision": limits.decision, "game": limits.game, "start": limits.start},
+        "standings": [s.to_json() for s in standings(names, results)],
+        "forfeits": [{"game": r.index, **r.to_json(names)["forfeit"]}
+                     for r in results if r.forfeit is not None],
+    }
+
+
 def _played(tournament: Tournament, schedule: Sequence[Any]
             ) -> Generator[GameResult, None, None]:
     """The games of the schedule played one after another in this process."""
-    from hanamikoji.cli import interrupt
+    from hanamikoji.runtime import interrupt
 
     for index in range(len(schedule)):
         interrupt.check()
@@ -359,12 +374,12 @@ def run(args: argparse.Namespace) -> int:
     """The ``tournament`` sub-command: in this process, one game after another, or with
     ``--workers N`` (N > 1), ``--resume DIR`` or a Dask scheduler, as a campaign of shards of
     ``--shard-size`` games; the same bytes either way."""
-    from hanamikoji.cli.base import EXIT_OK, UsageError
-    from hanamikoji.cli.campaign import Store, backend_for, scheduler_address
-    from hanamikoji.cli.campaign import run as run_shards
-    from hanamikoji.cli.commands import progress_bar
-    from hanamikoji.cli.options import game_and_config
-    from hanamikoji.cli.output import output_folder
+    from hanamikoji.runtime.base import EXIT_OK, UsageError
+    from hanamikoji.campaign import Store, backend_for, scheduler_address
+    from hanamikoji.campaign import run as run_shards
+    from hanamikoji.runtime.progress import progress_bar
+    from hanamikoji.runtime.options import game_and_config
+    from hanamikoji.runtime.output import output_folder
 
     game, config = game_and_config(args)
     try:
@@ -428,18 +443,10 @@ def run(args: argparse.Namespace) -> int:
                 games.write(json.dumps(result.to_json(names), separators=(",", ":")) + "\n")
             if task is not None:
                 progress.update(task, completed=len(results), forfeits=forfeits)
-    report = {
-        "game": game.name, "options": game.options_of(config), "seed": args.seed,
-        "deals": args.deals, "games": len(results),
-        "limits": {"decision": args.decision_time, "game": args.game_time,
-                   "start": args.start_time},
-        "standings": [s.to_json() for s in standings(names, results)],
-        "forfeits": [{"game": r.index, **r.to_json(names)["forfeit"]}
-                     for r in results if r.forfeit is not None],
-    }
+    summary = report(tournament, names, results)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(summary, indent=2))
     else:
-        for line in _table(report):
+        for line in _table(summary):
             print(line)
     return EXIT_OK

@@ -37,7 +37,7 @@ from typing import IO, Any, Iterable, Iterator
 
 import attrs
 
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OutputClosed
+from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OutputClosed
 from hanamikoji.engine.core.game import Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.engine.core.registry import available, by_format, get
 from hanamikoji.engine.core.words import plural
@@ -541,7 +541,7 @@ def _open(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as error:
-        from hanamikoji.cli.commands import cannot_read  # only on failure: it brings simulate's imports
+        from hanamikoji.runtime.base import cannot_read  # only on failure: it brings simulate's imports
 
         raise _Unreadable(cannot_read(path, error)) from None
 

@@ -1,4 +1,4 @@
-"""``validate`` as a campaign (:mod:`hanamikoji.cli.campaign`): files of records cut into shards
+"""``validate`` as a campaign (:mod:`hanamikoji.campaign`): files of records cut into shards
 of lines, judged on workers, merged into the output ``validate`` prints in one process.
 
 A file is cut at line starts every ``--shard-size`` lines; a shard is named by its file and its
@@ -28,12 +28,12 @@ from typing import IO, TYPE_CHECKING, Any, Iterator
 
 import attrs
 
-from hanamikoji.cli.base import OutputClosed, UsageError, scheduler_address
+from hanamikoji.runtime.base import OutputClosed, UsageError, scheduler_address
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core import validate as V
 
 if TYPE_CHECKING:
-    from hanamikoji.cli.campaign import Shard
+    from hanamikoji.campaign import Shard
 
 # The campaign machinery (hashlib, the backends) is imported by the campaign alone: validate in
 # one process, what a bot arena runs after each game, starts without it.
@@ -109,7 +109,7 @@ class _Input:
 
 
 def _plan(paths: list[str], size: int, game_name: str | None) -> list[_Input]:
-    from hanamikoji.cli.campaign import Shard
+    from hanamikoji.campaign import Shard
 
     inputs = []
     for number, path in enumerate(paths, start=1):
@@ -197,8 +197,8 @@ def run(args: argparse.Namespace) -> int:
 def run_campaign(args: argparse.Namespace) -> int:
     """``validate --workers N`` (or ``--resume``, ``--scheduler``): the output of
     :func:`hanamikoji.oracle.core.validate.run`, from shards run anywhere."""
-    from hanamikoji.cli.campaign import Store, backend_for
-    from hanamikoji.cli.campaign import run as run_shards
+    from hanamikoji.campaign import Store, backend_for
+    from hanamikoji.campaign import run as run_shards
 
     game_name = getattr(args, "game", None)
     forced = None if game_name is None else get(game_name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from hanamikoji.cli.base import scheduler_address
+from hanamikoji.runtime.base import scheduler_address
 from hanamikoji.oracle.core import validate
 
 

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
-from hanamikoji.cli.base import EXIT_OK
+from hanamikoji.runtime.base import EXIT_OK
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.oracle.core.protocol import player_json
@@ -159,7 +159,7 @@ def write(directory: str, game: Game | None = None) -> list[str]:
     """Write ``game``'s corpus (default: the default game's) as the folder ``directory``, whole
     or not at all (:func:`~.output.output_folder`: a folder that holds anything but vector files
     is refused); the paths written."""
-    from hanamikoji.cli.output import output_folder
+    from hanamikoji.runtime.output import output_folder
 
     game = get() if game is None else game
     with output_folder(directory, ours=FILES, command="vectors") as folder:
@@ -173,8 +173,8 @@ def write_tasks(directory: str, game: Game, name: str, *, cases: int | None = No
                 seed: int | None = None) -> list[str]:
     """Write ``game``'s vectors of the task set ``name`` as the folder ``directory``, as
     :func:`write` writes the corpus; the paths written."""
-    from hanamikoji.cli.base import UsageError
-    from hanamikoji.cli.output import output_folder
+    from hanamikoji.runtime.base import UsageError
+    from hanamikoji.runtime.output import output_folder
 
     documents = extension("vectors", game, VectorsExtension).tasks(name, cases=cases, seed=seed)
     if documents is None:
@@ -192,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
     tasks = getattr(args, "tasks", None)
     cases, seed = getattr(args, "cases", None), getattr(args, "seed", None)
     if tasks is None and (cases is not None or seed is not None):
-        from hanamikoji.cli.base import UsageError
+        from hanamikoji.runtime.base import UsageError
 
         raise UsageError("--cases and --seed go with --tasks: the conformance corpus is one "
                          "fixed set")

@@ -42,7 +42,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import attrs
 import z3
 
-from hanamikoji.engine.core.deferred import sigint_deferred, sigint_to_main_thread
+from hanamikoji.runtime.processes import sigint_deferred, sigint_to_main_thread
 
 #: z3's resource limit of every check: units of z3's deterministic work counter (the "rlimit
 #: count" statistic of a solver), not time, so a check answers alike on an idle machine and a

@@ -54,7 +54,7 @@ def option_values(game: Game, args: argparse.Namespace) -> dict[str, Any]:
         if "players" in known:
             given.append(("players", players, "--players"))
         else:
-            from hanamikoji.cli.base import integer
+            from hanamikoji.runtime.base import integer
 
             try:
                 count = integer(players)

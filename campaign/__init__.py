@@ -18,14 +18,14 @@ Backends:
   ``concurrent.futures`` process pool started from a fork server: a worker that ends
   mid-shard is noticed and its shards run again, and Ctrl-C stops the workers at once (each
   tells the main process its id); no further dependency (joblib/loky) is needed for that. A
-  worker lists the process groups it starts (:func:`group_started`: a tournament's command
+  worker lists the process groups it starts (``processes.group_started``: a tournament's command
   bots), and the main process ends those of a worker that died;
 * :class:`Dask`: the workers of a Dask distributed scheduler (``--scheduler ADDRESS``, or the
   environment variable ``HANAMIKOJI_SCHEDULER``); the optional extra ``[dask]`` (``pip install '.[dask]'``).
   A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere.
 
 With a store (``--resume DIR``), each finished shard is written to ``DIR/<name>.out`` through
-:class:`hanamikoji.cli.output.Folder` (whole or not at all, never through a link), a header line
+:class:`hanamikoji.runtime.output.Folder` (whole or not at all, never through a link), a header line
 naming the campaign and the shard before its blob, then its SHA-256 to ``DIR/<name>.sha256``
 (the format of ``sha256sum``, so ``cd DIR && sha256sum -c *.sha256`` checks them). A rerun with
 the same ``DIR`` takes every shard that checks whole (its digest, its header, the command's
@@ -48,8 +48,9 @@ from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 
 import attrs
 
-from hanamikoji.cli.base import SCHEDULER_VARIABLE, UsageError, scheduler_address  # noqa: F401 (both said here too)
-from hanamikoji.engine.core.deferred import sigint_to_main_thread, sigint_unblocked
+from hanamikoji.runtime.base import SCHEDULER_VARIABLE, UsageError, scheduler_address  # noqa: F401 (both said here too)
+from hanamikoji.runtime.processes import (end_groups, exit_on_term, list_groups_in,
+                                          sigint_to_main_thread, sigint_unblocked)
 
 #: The environment variable that names a Dask scheduler when ``--scheduler`` is not given.
 
@@ -99,7 +100,7 @@ def run_shard_to_file(shard: Shard, folder: str) -> tuple[str, str]:
     """In a worker of :class:`Local`: the blob of ``shard``, written to a file of ``folder``,
     and ``("file", its path)``. So only a message of a few bytes goes back through the pool's
     pipe, which a pipe takes whole (up to ``PIPE_BUF`` bytes): a blob of a hundred kilobytes
-    goes through in pieces, and a worker stopped by SIGTERM (Ctrl-C, :func:`_exit_on_term`)
+    goes through in pieces, and a worker stopped by SIGTERM (Ctrl-C, ``processes.exit_on_term``)
     between two of them left the pool's reader waiting for ever for the rest, and the command
     with it (1 Ctrl-C in 20 on a loaded machine). A blob that cannot be written (a full disk)
     comes back itself, ``("blob", blob)``."""
@@ -132,7 +133,7 @@ class Store:
 
     The store trusts nothing in the folder that it cannot check. It reads and writes only
     regular files it names itself, relative to the folder it opened once
-    (:class:`hanamikoji.cli.output.Folder`: never through a link, never waiting on a FIFO), and
+    (:class:`hanamikoji.runtime.output.Folder`: never through a link, never waiting on a FIFO), and
     refuses at once a folder that holds a symbolic link, a FIFO, a device or a socket anywhere,
     or a folder where a shard's file or ``campaign.json`` goes. Each stored shard is
     ``NAME.out``: a header line, the campaign's description (``campaign.json``'s, with the
@@ -147,7 +148,7 @@ class Store:
     def __init__(self, folder: str, description: dict[str, Any],
                  check: Callable[[Shard, str], str | None] | None = None) -> None:
         from hanamikoji import __version__
-        from hanamikoji.cli.output import Folder, OutputError
+        from hanamikoji.runtime.output import Folder, OutputError
 
         self.check = check
         description = {**description, "version": __version__}
@@ -181,7 +182,7 @@ class Store:
         regular files and folders, or a folder named as a file of the store."""
         import stat
 
-        from hanamikoji.cli.output import OutputError, kind
+        from hanamikoji.runtime.output import OutputError, kind
 
         try:
             for name, mode in sorted(self.folder.entries()):
@@ -195,7 +196,7 @@ class Store:
             raise UsageError(f"--resume {self.path}: {error}") from None
 
     def _read(self, name: str, limit: int | None = None) -> bytes | None:
-        from hanamikoji.cli.output import OutputError
+        from hanamikoji.runtime.output import OutputError
 
         try:
             return self.folder.read(name, limit)
@@ -203,7 +204,7 @@ class Store:
             raise UsageError(f"--resume {self.path}: {error}") from None
 
     def _write(self, name: str, text: str) -> None:
-        from hanamikoji.cli.output import OutputError
+        from hanamikoji.runtime.output import OutputError
 
         try:
             with self.folder.file(name) as out:
@@ -349,117 +350,27 @@ def ignore_interrupts(started: Any = None, environ: dict[str, str] | None = None
                       path: list[str] | None = None, groups: str | None = None) -> None:
     """A worker process's initializer: Ctrl-C reaches the whole process group, and only the
     main process answers it (it stops the workers and keeps what finished). The stop is a
-    SIGTERM (:func:`_exit_on_term`). ``started``: a queue told this worker's process id, so
+    SIGTERM (``processes.exit_on_term``). ``started``: a queue told this worker's process id, so
     that the main process can stop it. ``environ``, ``path``: the environment variables and
     ``sys.path`` of the main process now (a fork server keeps those it started with, perhaps
     long before, and a shard's adapter is started with the worker's environment).
     ``groups``: the folder where this worker lists the process groups it runs
-    (:func:`group_started`)."""
+    (``processes.group_started``)."""
     import signal
     import sys
 
-    global _groups_file
     if groups is not None:
-        _groups_file = os.path.join(groups, str(os.getpid()))
+        list_groups_in(groups)
     if environ is not None:
         os.environ.clear()
         os.environ.update(environ)
     if path is not None:
         sys.path[:] = path
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_term)
+    signal.signal(signal.SIGTERM, exit_on_term)
     sigint_unblocked()  # started within sigint_to_main_thread: its children take Ctrl-C as usual
     if started is not None:
         started.put(os.getpid())
-
-
-def _exit_on_term(signum: int, frame: Any) -> None:
-    """A worker's SIGTERM: stop the processes this worker started (a diff shard's adapters run
-    in sessions of their own, which no Ctrl-C reaches), then end at once. Never an exception:
-    raised between the acquire of a lock of the pool's queues and the block that releases it,
-    or caught by the shard's code, it would leave the worker running, or waiting for ever on
-    a lock it holds itself, and the pool waiting for the worker."""
-    import signal
-
-    for child in _children():
-        try:
-            os.killpg(child, signal.SIGTERM)  # its session's group (start_new_session)
-        except OSError:
-            try:
-                os.kill(child, signal.SIGTERM)
-            except OSError:
-                pass
-    os._exit(128 + signum)
-
-
-#: In a worker of :class:`Local`: the file that lists the process groups this worker started
-#: and has not ended (None elsewhere: a process that ends its own groups, or a Dask worker).
-_groups_file: str | None = None
-_groups: set[int] = set()
-
-
-def group_started(pgid: int) -> None:
-    """Say that this process started the process group ``pgid`` (a session of its own: a
-    tournament's command bot), so that if it is a worker and dies before it ends the group
-    (killed, out of memory: no :func:`_exit_on_term`), the main process ends the group. The
-    list is a file rewritten whole, which a killed worker leaves as it was. Nothing outside a
-    worker of :class:`Local`."""
-    if _groups_file is not None:
-        _groups.add(pgid)
-        _write_groups()
-
-
-def group_ended(pgid: int) -> None:
-    """Say that the process group ``pgid`` of :func:`group_started` has ended."""
-    if _groups_file is not None and pgid in _groups:
-        _groups.discard(pgid)
-        _write_groups()
-
-
-def _write_groups() -> None:
-    assert _groups_file is not None
-    with open(_groups_file + ".new", "w", encoding="utf-8") as file:
-        file.write("".join(f"{pgid}\n" for pgid in sorted(_groups)))
-    os.replace(_groups_file + ".new", _groups_file)
-
-
-def _end_groups(folder: str) -> None:
-    """End every process group the workers listed in ``folder`` and did not end: those of a
-    worker that died. Called once the workers have ended (a worker stopped by SIGTERM ends its
-    own, :func:`_exit_on_term`)."""
-    import signal
-
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return
-    for name in names:
-        try:
-            with open(os.path.join(folder, name), encoding="utf-8") as file:
-                pgids = [int(word) for word in file.read().split()]
-        except (OSError, ValueError):
-            continue
-        for pgid in pgids:
-            try:
-                os.killpg(pgid, signal.SIGKILL)
-            except OSError:  # ended already
-                pass
-        try:
-            os.remove(os.path.join(folder, name))
-        except OSError:
-            pass
-
-
-def _children() -> list[int]:
-    """The process ids of this process's children (Linux's /proc; none where it is not)."""
-    out: list[int] = []
-    try:
-        for thread in os.listdir(f"/proc/{os.getpid()}/task"):
-            with open(f"/proc/{os.getpid()}/task/{thread}/children") as file:
-                out.extend(int(word) for word in file.read().split())
-    except (OSError, ValueError):
-        pass
-    return out
 
 
 def _context(preload: Iterable[str] = ()) -> Any:
@@ -508,7 +419,8 @@ class Local:
 
     @property
     def groups(self) -> str | None:
-        """The folder where each worker lists the process groups it runs (:func:`group_started`)."""
+        """The folder where each worker lists the process groups it runs
+        (``processes.group_started``)."""
         return None if self.folder is None else os.path.join(self.folder, "groups")
 
     @property
@@ -557,7 +469,7 @@ class Local:
                 pending.resubmit()
 
     def _stop(self, executor: Any) -> None:
-        """Stop the workers of ``executor`` at once (a SIGTERM each: :func:`_exit_on_term`)."""
+        """Stop the workers of ``executor`` at once (a SIGTERM each: ``processes.exit_on_term``)."""
         import signal
 
         while not self.started.empty():
@@ -570,7 +482,7 @@ class Local:
         # The executor sees its workers end, fails what they held, and its thread ends.
         executor.shutdown(wait=True, cancel_futures=True)
         if self.groups is not None:
-            _end_groups(self.groups)  # those of a worker that died
+            end_groups(self.groups)  # those of a worker that died
 
     def close(self, interrupted: bool = False) -> None:
         if self.closed:
@@ -586,7 +498,7 @@ class Local:
         import shutil
 
         if self.groups is not None:
-            _end_groups(self.groups)
+            end_groups(self.groups)
         if self.folder is not None:  # with the blobs of shards stopped, or never taken back
             shutil.rmtree(self.folder, ignore_errors=True)
 

@@ -34,8 +34,18 @@ class OutputClosed(Exception):
 EXIT_INTERRUPTED = 130
 
 
-class UsageError(Exception):
+class OracleError(Exception):
+    """What the oracle's tools raise, as a Python caller sees them (:mod:`hanamikoji.oracle`):
+    one line that says what was wrong. The command line makes an exit code of each kind."""
+
+
+class UsageError(OracleError):
     """Bad arguments or unreadable input found after parsing: exit 2 with this one line."""
+
+
+class EngineError(OracleError):
+    """The other engine could not be started, or exited before answering its first request:
+    exit 2, as a bad command is (a divergence is a result, not an error)."""
 
 
 # --- values of options: one wording for every command ------------------------------------
@@ -100,6 +110,15 @@ SCHEDULER_VARIABLE = "HANAMIKOJI_SCHEDULER"
 
 def scheduler_address(given: str | None) -> str | None:
     """``--scheduler`` if given, else ``HANAMIKOJI_SCHEDULER`` if set and not empty. Here, not in
-    :mod:`hanamikoji.cli.campaign`, so that a command can tell whether it runs as a campaign
+    :mod:`hanamikoji.campaign`, so that a command can tell whether it runs as a campaign
     without importing the campaign's machinery."""
     return given or os.environ.get(SCHEDULER_VARIABLE) or None
+
+
+def cannot_read(path: str, error: OSError) -> str:
+    """One line saying why ``path`` cannot be read."""
+    if isinstance(error, IsADirectoryError):
+        return f"cannot read {path}: it is a directory"
+    if isinstance(error, FileNotFoundError):
+        return f"cannot read {path}: no such file"
+    return f"cannot read {path}: {error.strerror or error}"

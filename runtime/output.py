@@ -46,6 +46,7 @@ import errno
 import fnmatch
 import io
 import os
+import pathlib
 import re
 import shutil
 import stat
@@ -54,7 +55,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import IO, Any, Collection, Iterator
 
-from hanamikoji.engine.core.deferred import sigint_deferred
+from hanamikoji.runtime.processes import sigint_deferred
 
 #: The path that names standard output.
 STDOUT = "-"
@@ -632,3 +633,24 @@ class Folder:
                 continue
             except OSError as error:
                 raise _fail(error, where) from None
+def write_text(path: pathlib.Path, text: str, make_dir: bool = False, *,
+               in_folder: bool = False) -> None:
+    """``text`` into ``path`` as every output of the command is written
+    (:func:`output_file`: at once for a file, straight into a device); ``make_dir``:
+    create its folder first (a usage error naming it when that fails). ``in_folder``: the
+    command named the file itself, in a folder (``diff --save DIR``, the page beside the
+    records): then it is written only as a regular file of that folder, never through a link
+    planted at its name, nor into a FIFO or a device there (:class:`Folder`)."""
+    from hanamikoji.runtime.base import UsageError
+
+    if in_folder:
+        with Folder(str(path.parent), make=make_dir) as folder, folder.file(path.name) as out:
+            out.write(text)
+        return
+    if make_dir:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    with output_file(str(path)) as out:
+        out.write(text)
