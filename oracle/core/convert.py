@@ -9,7 +9,7 @@ import json
 import sys
 from typing import IO, Iterator
 
-from hanamikoji.runtime.base import EXIT_USAGE, UsageError
+from hanamikoji.runtime.base import UsageError
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.notation import NotationError, notation
 from hanamikoji.oracle.core.validate import Status, Tally, records
