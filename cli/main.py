@@ -103,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"hanamikoji {name}: internal error: {type(error).__name__}: {error} "
                   "(this is a bug; please report it)", file=sys.stderr)
             code = EXIT_INTERNAL
+    finally:
+        interrupt.uninstall()
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the last lines were not written: a pass nobody read is no pass

@@ -32,16 +32,35 @@ def _unraisable(hook: Any) -> Any:
     def quiet(unraisable: Any) -> None:
         if not (_pending or isinstance(unraisable.exc_value, KeyboardInterrupt)):
             hook(unraisable)
+    quiet._hanamikoji = True  # type: ignore[attr-defined]
     return quiet
+
+
+#: Whether a command has taken SIGINT (:func:`install`) and not given it back (:func:`uninstall`).
+_installed = False
 
 
 def install() -> None:
     """Take SIGINT for this process (the CLI calls it once, before a command runs)."""
-    global _pending
-    _pending = False
+    global _pending, _installed
+    _pending, _installed = False, True
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
-        sys.unraisablehook = _unraisable(sys.unraisablehook)
+        if not getattr(sys.unraisablehook, "_hanamikoji", False):  # once, for a main() again
+            sys.unraisablehook = _unraisable(sys.unraisablehook)
+
+
+def uninstall() -> None:
+    """Give SIGINT back as :func:`install` found it once the command has answered. A command
+    run in a process that goes on (``main([...])`` from Python, a test) then leaves no Ctrl-C
+    behind for a later call of the library (:mod:`hanamikoji.oracle`), whose loops call
+    :func:`check`. What was pressed is still known to :func:`pressed`, and the unraisable hook
+    stays quiet about it, so that an object the interrupt cut short says nothing when it is
+    collected at exit."""
+    global _installed
+    _installed = False
+    if signal.getsignal(signal.SIGINT) is _on_sigint:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pressed() -> bool:
@@ -53,5 +72,5 @@ def pressed() -> bool:
 
 def check() -> None:
     """Raise KeyboardInterrupt if Ctrl-C was pressed, even if its first raise was swallowed."""
-    if _pending:
+    if _pending and _installed:
         raise KeyboardInterrupt

@@ -413,6 +413,7 @@ def test_a_ctrl_c_swallowed_by_a_garbage_collector_callback_is_raised_at_the_nex
     from hanamikoji.runtime import interrupt
 
     monkeypatch.setattr(interrupt, "_pending", False)
+    monkeypatch.setattr(interrupt, "_installed", True)  # as while a command runs
     printed = []
     monkeypatch.setattr(sys, "unraisablehook", interrupt._unraisable(printed.append))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hanamikoji.cli import output as O
+from hanamikoji.runtime import output as O
 from hanamikoji.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
