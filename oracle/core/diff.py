@@ -1474,7 +1474,8 @@ def _judge_seeds(game: Game, start: Any, engine: Engine, argv: Sequence[str],
             return fail(request, answer, f"{request['op']} does not give a legal {noun}: {error}")
         seen.add(_canonical(answer))
     request = {**request_for(0), "seed": f"0..{SPREAD - 1}"}
-    if len(seen) == 1:
+    listed = game.chance_outcomes(start)
+    if len(seen) == 1 and (listed is None or len(listed) > 1):
         return fail(request, None, f"{request['op']} gives the same {short} for all {SPREAD} "
                     f"seeds 0 to {SPREAD - 1}: the {short} ignores its seed")
     judged = audit([(game, state) for state in states], SPREAD_ALPHA)

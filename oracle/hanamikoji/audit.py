@@ -164,7 +164,7 @@ def _finding(place: str, size: int, n: int) -> Any:
                     else f"the card drawn at turn {place.split()[1]} was")
             return (f"{what} {kind} in {observed} of {n} rounds (expected "
                     f"{_share(expected, n)})")
-        return (f"{place}s held {observed} {kind} cards in {n} rounds (expected "
+        return (f"{place} held {observed} {kind} cards in all of {n} rounds (expected "
                 f"{expected:.1f})")
     return finding
 

@@ -41,38 +41,45 @@ class MaikoAudit(AuditExtension):
                                                                            list[str]]:
         layouts = [next(d.tiles for d in self.game.history(f) if isinstance(d, Layout))
                    for f in finals]
-        n = len(layouts)
-        counts = Counter(tile_name(t) for t in layouts[0]) if layouts else Counter()
-        spaces = len(layouts[0]) if layouts else 0
-        table: Counter = Counter()
-        for tiles in layouts:
-            for space, tile in enumerate(tiles):
-                table[(space, tile_name(tile))] += 1
-        tests = [table_test(
-            "each tile's position", RULES, n, table, {s: 1 for s in range(spaces)}, counts,
-            lambda space, tile, o, e: (f"of all spaces and tiles, the farthest from a fair "
-                                       f"shuffle: space {space} held {tile} in {o} of {n} "
-                                       f"layouts (expected {e:.1f})"), UNFAIR)]
-        pairs = sorted(k for k, c in counts.items() if c == 2)
-        if pairs and spaces > 1:
-            apart: Counter = Counter()
-            for index, tiles in enumerate(layouts):
-                item = pairs[index % len(pairs)]
-                where = [s for s, t in enumerate(tiles) if tile_name(t) == item]
-                apart[where[1] - where[0]] += 1
-            chances = {d: 2 * (spaces - d) for d in range(1, spaces)}
-            tests.append(place_test(
-                "pairs of tiles", RULES, n, apart, chances, 1,
-                lambda d, o, e: (f"the two copies of an item lay {d} spaces apart in {o} of "
-                                 f"{n} layouts (expected {e:.1f})"), UNFAIR))
-        fair = fair_collisions(list(counts.values()))
-        tests.append(collision_test(
-            "repeated layouts", RULES, [[tuple(t) for t in layouts]], fair,
-            lambda found, mean: (f"{found} pairs of games had the same layout (expected "
-                                 f"{mean:.3g} under a fair shuffle of {float(fair.distinct):.3g}"
-                                 " distinct layouts)"),
-            "layouts repeat far more often than a fair shuffle's"))
+        n, tests = layout_tests(layouts)
         return n, tests, []
+
+
+def layout_tests(layouts: Sequence[Sequence[int]]) -> tuple[int, list[Test]]:
+    """The tests of ``layouts`` (each the tile code on every space, one set of options): the
+    number of layouts and the tests."""
+    n = len(layouts)
+    counts = Counter(tile_name(t) for t in layouts[0]) if layouts else Counter()
+    spaces = len(layouts[0]) if layouts else 0
+    table: Counter = Counter()
+    for tiles in layouts:
+        for space, tile in enumerate(tiles):
+            table[(space, tile_name(tile))] += 1
+    tests = [table_test(
+        "each tile's position", RULES, n, table, {s: 1 for s in range(spaces)}, counts,
+        lambda space, tile, o, e: (f"of all spaces and tiles, the farthest from a fair "
+                                   f"shuffle: space {space} held {tile} in {o} of {n} "
+                                   f"layouts (expected {e:.1f})"), UNFAIR)]
+    pairs = sorted(k for k, c in counts.items() if c == 2)
+    if pairs and spaces > 1:
+        apart: Counter = Counter()
+        for index, tiles in enumerate(layouts):
+            item = pairs[index % len(pairs)]
+            where = [s for s, t in enumerate(tiles) if tile_name(t) == item]
+            apart[where[1] - where[0]] += 1
+        chances = {d: 2 * (spaces - d) for d in range(1, spaces)}
+        tests.append(place_test(
+            "pairs of tiles", RULES, n, apart, chances, 1,
+            lambda d, o, e: (f"the two copies of an item lay {d} spaces apart in {o} of "
+                             f"{n} layouts (expected {e:.1f})"), UNFAIR))
+    fair = fair_collisions(list(counts.values()))
+    tests.append(collision_test(
+        "repeated layouts", RULES, [[tuple(t) for t in layouts]], fair,
+        lambda found, mean: (f"{found} pairs of games had the same layout (expected "
+                             f"{mean:.3g} under a fair shuffle of {float(fair.distinct):.3g}"
+                             " distinct layouts)"),
+        "layouts repeat far more often than a fair shuffle's"))
+    return n, tests
 
 
 EXTENSION = MaikoAudit
