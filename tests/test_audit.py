@@ -263,3 +263,14 @@ def test_each_dealer_is_caught_at_its_documented_size(name):
 def test_our_dealers_false_alarms_stay_rare():
     assert flagged(FAIR["hanamikoji"], 150, trials=20) <= 1
     assert flagged(FAIR["maiko"], 50, trials=10) <= 1
+
+
+def test_stats_html_plots_chance_against_the_fair_shuffle(tmp_path, capsys, course_records):
+    records = write_lines(tmp_path / "course.jsonl", map(json.dumps, course_records))
+    assert main(["stats", records, "--html", str(tmp_path / "s.html")]) == 0
+    page = (tmp_path / "s.html").read_text()
+    assert "chance: " in page and "removed (FAIL)" in page
+    # The removed card: every round's is G, where a fair shuffle puts 5 in 21.
+    rounds = sum(len(r["rounds"]) for r in course_records)
+    assert f'data-label="G" data-count="{rounds}"' in page
+    assert f'data-expected="{rounds * 5 / 21:.3f}"' in page

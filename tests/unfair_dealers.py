@@ -195,3 +195,26 @@ def records_of(dealer: Dealer, games: int, seed: int = 0,
                 state = game.apply(state, game_rng.choice(game.legal_actions(state)))
         out.append(game.to_record(state))
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python tests/unfair_dealers.py NAME [--games N] [--seed S] [--variant V]``: records
+    of games dealt by the dealer ``NAME`` (or ``reference``), as JSON Lines on stdout."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("name", choices=sorted(DEALERS) + ["reference"])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", default=None)
+    args = parser.parse_args(argv)
+    dealer = DEALERS.get(args.name) or FAIR["hanamikoji"]
+    options = None if args.variant is None else {"variant": args.variant}
+    for record in records_of(dealer, args.games, args.seed, options):
+        print(json.dumps(record, separators=(",", ":")))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
