@@ -478,18 +478,26 @@ def _judged(test: Test) -> str:
 
 
 class AuditExtension:
-    """A game's part of ``audit``: the default knows no chance outcome of the game."""
+    """A game's part of ``audit``: the default knows no chance outcome of the game.
+
+    :meth:`outcomes` takes from each record, as it is read, only what the tests need (so that
+    a hundred thousand records are not held as states), and :meth:`tests` judges them."""
 
     unit = "outcome"
 
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def tests(self, finals: Sequence[Any], rebuilt: bool = False) -> tuple[int, list[Test],
-                                                                           list[str]]:
-        """The number of outcomes in the final states ``finals`` (one set of options), the
-        tests of them and notes. ``rebuilt``: the records came from a notation whose outcomes
-        were rebuilt from the moves, so only what the moves show may be tested."""
+    def outcomes(self, final: Any) -> Any:
+        """What the tests need of the final state ``final``: its chance outcomes, compactly."""
+        return None
+
+    def tests(self, outcomes: Sequence[Any], rebuilt: bool = False) -> tuple[int, list[Test],
+                                                                             list[str]]:
+        """The number of outcomes in ``outcomes`` (:meth:`outcomes` of each record of one set
+        of options), the tests of them and notes. ``rebuilt``: the records came from a
+        notation whose outcomes were rebuilt from the moves, so only what the moves show may
+        be tested."""
         return 0, [], [f"audit knows no chance outcome of {self.game.name}"]
 
 
@@ -507,11 +515,11 @@ def audit(finals: Iterable[tuple[Game, Any]], alpha: float = ALPHA,
     for game, final in finals:
         options = game.options_of(game.config_of(final))
         key = (game.name, json.dumps(options, sort_keys=True, default=str))
-        grouped.setdefault(key, (game, options, []))[2].append(final)
+        grouped.setdefault(key, (game, options, []))[2].append(hooks(game).outcomes(final))
     groups = []
-    for game, options, states in grouped.values():
+    for game, options, outcomes in grouped.values():
         ext = hooks(game)
-        count, tests, notes = ext.tests(states, rebuilt)
+        count, tests, notes = ext.tests(outcomes, rebuilt)
         groups.append(Group(game.name, tuple(options.items()), ext.unit, count, tuple(tests),
                             tuple(notes)))
     family = holm([t for g in groups for t in g.tests], alpha)

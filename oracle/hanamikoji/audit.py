@@ -75,15 +75,22 @@ class HanamikojiAudit(AuditExtension):
 
     unit = "round"
 
-    def tests(self, finals: Sequence[Any], rebuilt: bool = False) -> tuple[int, list[Test],
-                                                                           list[str]]:
-        games: list[list[tuple[Deal, int]]] = []
-        for final in finals:
-            first = self.game.first_player(final)
-            deals = [d for d in self.game.history(final) if isinstance(d, Deal)]
-            games.append([(deal, first if r % 2 == 0 else 1 - first)
-                          for r, deal in enumerate(deals)])
-        return deal_tests(games, rebuilt)
+    def outcomes(self, final: Any) -> list[tuple[bytes, int]]:
+        """Each round's deal as its 21 cards (removed, the two hands, the draws) and the
+        round's starter (UPDATE-4)."""
+        first = self.game.first_player(final)
+        deals = [d for d in self.game.history(final) if isinstance(d, Deal)]
+        return [(bytes([d.removed, *d.hands[0], *d.hands[1], *d.draws]),
+                 first if r % 2 == 0 else 1 - first) for r, d in enumerate(deals)]
+
+    def tests(self, outcomes: Sequence[Any], rebuilt: bool = False) -> tuple[int, list[Test],
+                                                                             list[str]]:
+        return deal_tests([[(_deal(cards), starter) for cards, starter in game]
+                           for game in outcomes], rebuilt)
+
+
+def _deal(cards: bytes) -> Deal:
+    return Deal(cards[0], (tuple(cards[1:7]), tuple(cards[7:13])), tuple(cards[13:]))
 
 
 def deal_tests(games: Sequence[Sequence[tuple[Deal, int]]],

@@ -37,11 +37,13 @@ class MaikoAudit(AuditExtension):
 
     unit = "layout"
 
-    def tests(self, finals: Sequence[Any], rebuilt: bool = False) -> tuple[int, list[Test],
-                                                                           list[str]]:
-        layouts = [next(d.tiles for d in self.game.history(f) if isinstance(d, Layout))
-                   for f in finals]
-        n, tests = layout_tests(layouts)
+    def outcomes(self, final: Any) -> tuple[int, ...]:
+        """The game's layout: the tile code on every space."""
+        return next(d.tiles for d in self.game.history(final) if isinstance(d, Layout))
+
+    def tests(self, outcomes: Sequence[Any], rebuilt: bool = False) -> tuple[int, list[Test],
+                                                                             list[str]]:
+        n, tests = layout_tests(outcomes)
         return n, tests, []
 
 
