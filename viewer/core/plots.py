@@ -89,7 +89,9 @@ def audit_charts(result: Any) -> list[tuple[str, list[Chart]]]:
                 continue
             verdict = "FAIL" if test.failed else ("pass" if test.p_value is not None
                                                    else "too few to judge")
-            charts.append((f"{test.name} ({verdict}): {test.sentence()}", group.unit + "s",
+            charts.append((f"{test.name} ({verdict}): {test.sentence()}",
+                           f"bars: found in {group.outcomes} {group.unit}s; marks: a fair "
+                           "shuffle's expected counts",
                            {label: round(o) for label, o, _ in test.cells},
                            {label: e for label, _, e in test.cells}))
         groups.append((f"chance: {group.outcomes} {group.unit}s of {group.game}", charts))
