@@ -16,7 +16,7 @@ import pathlib
 import sys
 from typing import Any, Iterator
 
-from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK, UsageError
+from hanamikoji.cli.base import EXIT_FAILED, EXIT_OK
 from hanamikoji.engine.core.game import Game
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.audit import audit as judge
@@ -34,8 +34,6 @@ def _finals(args: argparse.Namespace, tally: Tally) -> Iterator[tuple[Game, Any]
 
 def audit(args: argparse.Namespace) -> int:
     """The ``audit`` sub-command."""
-    if not 0 < args.alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1, not {args.alpha:g}")
     tally = Tally()
     result = judge(_finals(args, tally), args.alpha, rebuilt=args.notation is not None)
     if args.html:

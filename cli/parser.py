@@ -63,6 +63,17 @@ def _seed(text: str) -> int:
     return integer(text, what="an integer")
 
 
+def _rate(text: str) -> float:
+    """A false-alarm rate: a number strictly between 0 and 1 (``audit --alpha``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"takes a number between 0 and 1, not {shown(text)}")
+    return value
+
+
 def _query_seconds(text: str) -> float:
     return seconds(text)
 
@@ -266,7 +277,7 @@ def _audit(audit: argparse.ArgumentParser) -> None:
     audit.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
     audit.add_argument("--html", type=path, metavar="PAGE.html",
                        help="also write each outcome's observed and expected counts as a page")
-    audit.add_argument("--alpha", type=float, default=0.01, metavar="A",
+    audit.add_argument("--alpha", type=_rate, default=0.01, metavar="A",
                        help="the false-alarm rate of the whole family of tests (default 0.01)")
     audit.set_defaults(handler="hanamikoji.cli.audit:audit")
 

@@ -218,11 +218,25 @@ def test_our_games_pass_and_too_few_say_how_many(tmp_path, capsys):
     assert "too few outcomes to judge:" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("alpha", ["0", "1", "-0.5"])
+@pytest.mark.parametrize("alpha", ["0", "1", "-0.5", "nan", "one"])
 def test_a_bad_alpha_is_a_usage_error(tmp_path, capsys, alpha):
     records = write_lines(tmp_path / "r.jsonl", [])
-    assert main(["audit", records, "--alpha", alpha]) == 2
-    assert "--alpha must be between 0 and 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:
+        main(["audit", records, "--alpha", alpha])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"--alpha takes a number between 0 and 1, not '{alpha}'" in err
+
+
+def test_maiko_layouts_are_as_many_as_documented():
+    from hanamikoji.oracle.maiko.audit import fair_collisions as layouts
+
+    # 60 spaces: 27 items of two tiles each, and 6 friends (MK-SETUP-4).
+    distinct = layouts([2] * 27 + [6]).distinct
+    assert distinct == math.factorial(60) // (2 ** 27 * math.factorial(6))
+    assert f"about {float(distinct):.2g} with two players".replace("e+", "e") in (
+        ROOT / "docs" / "audit.md").read_text()
 
 
 def test_maiko_layouts_ours_pass_and_repeats_fail(tmp_path, capsys):
