@@ -288,3 +288,18 @@ def test_stats_html_plots_chance_against_the_fair_shuffle(tmp_path, capsys, cour
     rounds = sum(len(r["rounds"]) for r in course_records)
     assert f'data-label="G" data-count="{rounds}"' in page
     assert f'data-expected="{rounds * 5 / 21:.3f}"' in page
+
+
+def test_the_false_alarm_table_is_consistent_with_its_counts():
+    """Each row's share, 95% upper bound (Clopper-Pearson: a beta quantile, where SciPy is
+    installed) and chance of as many at 1% (the binomial tail) follow from its count."""
+    stats = pytest.importorskip("scipy.stats")
+    text = (ROOT / "docs" / "audit.md").read_text()
+    rows = re.findall(r"^\| \w+ `reference` \| \d+ \w+ \| (\d+) of (\d+) \| ([\d.]+)% \| "
+                      r"([\d.]+)% \| ([\d.]+) \|$", text, re.M)
+    assert len(rows) == 4
+    for count, trials, share, bound, tail in rows:
+        k, n = int(count), int(trials)
+        assert float(share) == pytest.approx(100 * k / n, abs=0.05)
+        assert float(bound) == pytest.approx(100 * stats.beta.ppf(0.95, k + 1, n - k), abs=0.005)
+        assert float(tail) == pytest.approx(stats.binom.sf(k - 1, n, 0.01), abs=0.005)
