@@ -53,20 +53,28 @@ def _share(expected: float, n: int) -> str:
     return f"{100 * expected / n:.1f}%" if n else "-"
 
 
-def _places(deal: Deal, starter: int, rebuilt: bool) -> dict[str, list[int]]:
-    """Where each card of ``deal`` lies: the removed card, each hand (with its draws when
-    ``rebuilt``: the ten cards a player held), and each draw position. Draw ``t`` goes to the
-    starter when ``t`` is even (TURN-2)."""
+def cards_of(deal: Deal | bytes) -> bytes:
+    """A deal as its 21 cards: the removed card, player 0's hand, player 1's hand, the draws
+    in order (what :meth:`HanamikojiAudit.outcomes` keeps of a round)."""
+    if isinstance(deal, bytes):
+        return deal
+    return bytes([deal.removed, *deal.hands[0], *deal.hands[1], *deal.draws])
+
+
+def _places(cards: bytes, starter: int, rebuilt: bool) -> dict[str, bytes]:
+    """Where each card of a deal (:func:`cards_of`) lies: the removed card, each hand (with its
+    draws when ``rebuilt``: the ten cards a player held), and each draw position. Draw ``t``
+    goes to the starter when ``t`` is even (TURN-2)."""
+    removed, hands, draws = cards[:1], (cards[1:1 + HAND], cards[1 + HAND:1 + 2 * HAND]), \
+        cards[1 + 2 * HAND:]
     if rebuilt:
-        held: list[list[int]] = [list(deal.hands[0]), list(deal.hands[1])]
-        for t, card in enumerate(deal.draws):
-            held[starter if t % 2 == 0 else 1 - starter].append(card)
-        return {"removed": [deal.removed], "player 0's cards": held[0],
-                "player 1's cards": held[1]}
-    places = {"removed": [deal.removed], "player 0's hand": list(deal.hands[0]),
-              "player 1's hand": list(deal.hands[1])}
-    for t, card in enumerate(deal.draws):
-        places[f"draw {t + 1}"] = [card]
+        mine, theirs = draws[0::2], draws[1::2]
+        held = (hands[0] + (mine if starter == 0 else theirs),
+                hands[1] + (theirs if starter == 0 else mine))
+        return {"removed": removed, "player 0's cards": held[0], "player 1's cards": held[1]}
+    places = {"removed": removed, "player 0's hand": hands[0], "player 1's hand": hands[1]}
+    for t in range(DRAWS):
+        places[f"draw {t + 1}"] = draws[t:t + 1]
     return places
 
 
@@ -76,39 +84,33 @@ class HanamikojiAudit(AuditExtension):
     unit = "round"
 
     def outcomes(self, final: Any) -> list[tuple[bytes, int]]:
-        """Each round's deal as its 21 cards (removed, the two hands, the draws) and the
-        round's starter (UPDATE-4)."""
+        """Each round's deal as its 21 cards (:func:`cards_of`) and the round's starter
+        (UPDATE-4)."""
         first = self.game.first_player(final)
         deals = [d for d in self.game.history(final) if isinstance(d, Deal)]
-        return [(bytes([d.removed, *d.hands[0], *d.hands[1], *d.draws]),
-                 first if r % 2 == 0 else 1 - first) for r, d in enumerate(deals)]
+        return [(cards_of(d), first if r % 2 == 0 else 1 - first) for r, d in enumerate(deals)]
 
     def tests(self, outcomes: Sequence[Any], rebuilt: bool = False) -> tuple[int, list[Test],
                                                                              list[str]]:
-        return deal_tests([[(_deal(cards), starter) for cards, starter in game]
-                           for game in outcomes], rebuilt)
+        return deal_tests(outcomes, rebuilt)
 
 
-def _deal(cards: bytes) -> Deal:
-    return Deal(cards[0], (tuple(cards[1:7]), tuple(cards[7:13])), tuple(cards[13:]))
-
-
-def deal_tests(games: Sequence[Sequence[tuple[Deal, int]]],
+def deal_tests(games: Sequence[Sequence[tuple[Deal | bytes, int]]],
                rebuilt: bool = False) -> tuple[int, list[Test], list[str]]:
     """The tests of the deals of ``games``, each a list of (deal, the round's starter) in
-    round order: the number of rounds, the tests and notes (:meth:`AuditExtension.tests`)."""
+    round order, a deal a :class:`Deal` or its 21 cards (:func:`cards_of`): the number of
+    rounds, the tests and notes (:meth:`AuditExtension.tests`)."""
     rounds = [pair for game in games for pair in game]
     n = len(rounds)
     sizes: dict[str, int] = {}
     table: Counter = Counter()
     for deal, starter in rounds:
-        for place, cards in _places(deal, starter, rebuilt).items():
+        for place, cards in _places(cards_of(deal), starter, rebuilt).items():
             sizes[place] = len(cards)
             for card in cards:
                 table[(place, LETTERS[card])] += 1
     if not sizes:
-        sizes = {p: len(c) for p, c in _places(Deal(0, ((1,) * 6, (1,) * 6), (2,) * 8), 0,
-                                               rebuilt).items()}
+        sizes = {p: len(c) for p, c in _places(bytes(21), 0, rebuilt).items()}
     tests = []
     for place, size in sizes.items():
         observed = {k: table[(place, k)] for k in COUNTS}
@@ -142,10 +144,11 @@ def deal_tests(games: Sequence[Sequence[tuple[Deal, int]]],
     return n, tests, notes
 
 
-def _key(deal: Deal, starter: int, rebuilt: bool) -> Any:
-    places = _places(deal, starter, rebuilt)
-    return tuple(tuple(sorted(cards)) if len(cards) > 1 and not place.startswith("draw")
-                 else tuple(cards) for place, cards in places.items())
+def _key(deal: Deal | bytes, starter: int, rebuilt: bool) -> bytes:
+    """The deal as a value equal for equal deals: each unordered place's cards sorted."""
+    places = _places(cards_of(deal), starter, rebuilt)
+    return b"".join(cards if place.startswith("draw") else bytes(sorted(cards))
+                    for place, cards in places.items())
 
 
 def _rules(place: str) -> list[str]:
