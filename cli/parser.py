@@ -63,6 +63,17 @@ def _seed(text: str) -> int:
     return integer(text, what="an integer")
 
 
+def _rate(text: str) -> float:
+    """A false-alarm rate: a number strictly between 0 and 1 (``audit --alpha``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"takes a number between 0 and 1, not {shown(text)}")
+    return value
+
+
 def _query_seconds(text: str) -> float:
     return seconds(text)
 
@@ -257,6 +268,20 @@ def _stats(stats: argparse.ArgumentParser) -> None:
     stats.set_defaults(handler="hanamikoji.cli.show:stats")
 
 
+def _audit(audit: argparse.ArgumentParser) -> None:
+    audit.add_argument("paths", nargs="+", type=path, metavar="FILE",
+                       help="records as 'validate' reads them (- for stdin)")
+    audit.add_argument("--game", default=None, metavar="NAME",
+                       help="read every record as this game's (default: by its format)")
+    _notation(audit)
+    audit.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    audit.add_argument("--html", type=path, metavar="PAGE.html",
+                       help="also write each outcome's observed and expected counts as a page")
+    audit.add_argument("--alpha", type=_rate, default=0.01, metavar="A",
+                       help="the false-alarm rate of the whole family of tests (default 0.01)")
+    audit.set_defaults(handler="hanamikoji.cli.audit:audit")
+
+
 def _convert(convert: argparse.ArgumentParser) -> None:
     convert.add_argument("paths", nargs="+", type=path, metavar="FILE",
                          help="records as 'validate' reads them, or with --from lines of "
@@ -414,6 +439,8 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "view": ("write game records as one HTML page that replays them, step by step "
              "(docs/viewer.md)", _view),
     "stats": ("summarise game records: results, winners by seat, starters, lengths", _stats),
+    "audit": ("test the chance outcomes of game records against a fair shuffle "
+              "(docs/audit.md)", _audit),
     "convert": ("write records as another notation, or a notation's games as records",
                 _convert),
     "schema": ("print the JSON Schema of a game's record format, or of its diff protocol",

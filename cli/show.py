@@ -263,7 +263,10 @@ def stats(args: argparse.Namespace) -> int:
     tally = Tally()
     groups: dict[tuple[str, str], _Stats] = {}
     tournaments: dict[str, bool] = {}
+    finals: list[tuple[Game, Any]] = []  # for the page's plots of chance (audit)
     for verdict, game, final in _valid(args, tally, "stats"):
+        if getattr(args, "html", None):
+            finals.append((game, final))
         options = game.options_of(game.config_of(final))
         key = (game.name, json.dumps(options, sort_keys=True, default=str))
         group = groups.get(key)
@@ -274,14 +277,16 @@ def stats(args: argparse.Namespace) -> int:
         group.add(final, tournaments[verdict.source])
     counts = {status.value: tally.counts[status] for status in Status}
     if getattr(args, "html", None):
+        from hanamikoji.oracle.core.audit import audit
         from hanamikoji.runtime.output import write_text
-        from hanamikoji.viewer.core.plots import stats_page
+        from hanamikoji.viewer.core.plots import audit_charts, stats_page
 
         import pathlib
 
+        chance = audit_charts(audit(finals, rebuilt=getattr(args, "notation", None) is not None))
         write_text(pathlib.Path(args.html), stats_page(
             f"hanamikoji stats: {tally.records} records",
-            [group.charts() for group in groups.values()]))
+            [group.charts() for group in groups.values()] + chance))
     if args.json:
         print(json.dumps({"records": tally.records, **counts,
                           "groups": [g.to_json() for g in groups.values()]}))

@@ -412,6 +412,50 @@ DEAL_DEPENDS_ON_HASH_SEED = BrokenEngine(
     "on PYTHONHASHSEED", (), random_deal=_deal_in_hash_order)
 
 
+# --- chance: the shuffle (caught by diff's seeded-chance check and by audit) -------------------
+
+
+def _swap_shuffled(rng: random.Random) -> list[int]:
+    """The classic biased shuffle, from a sorted deck: every position swapped with any position
+    (``randrange(n)``, not ``randrange(i, n)``), which gives n^n equally likely runs for n!
+    orders, so some orders come more often than others."""
+    deck = [g for g, n in enumerate(ref.FULL_DECK) for _ in range(n)]
+    for i in range(len(deck)):
+        j = rng.randrange(len(deck))
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _deal_of(deck: list[int]) -> Deal:
+    return Deal(deck[0], (deck[1:7], deck[7:13]), deck[13:])
+
+
+def biased_swap_deal(rng: random.Random) -> Deal:
+    """DEAL-1 broken: the deck shuffled by :func:`_swap_shuffled`."""
+    return _deal_of(_swap_shuffled(rng))
+
+
+#: The one deal of the BUAA course's referee, which never shuffles: removed G, the hands
+#: EEFFGG and DEFFGG, the draws D D C C B B A A.
+COURSE_DEAL = Deal(6, ((4, 4, 5, 5, 6, 6), (3, 4, 5, 5, 6, 6)), (3, 3, 2, 2, 1, 1, 0, 0))
+
+
+def never_shuffled_deal(rng: random.Random) -> Deal:
+    """DEAL-1 broken: the random source is ignored; every round is the course's one deal."""
+    return COURSE_DEAL
+
+
+#: DEAL-1 broken: the deck is shuffled with the wrong swap (audit needs a few thousand rounds).
+BIASED_SWAP_SHUFFLE = BrokenEngine(
+    "biased-swap-shuffle", "random_deal shuffles a sorted deck by swapping each position with "
+    "any position, not a uniform shuffle", ("DEAL-1",), random_deal=biased_swap_deal)
+
+#: DEAL-1 broken: every seed gives the same deal.
+DEAL_IGNORES_SEED = BrokenEngine(
+    "deal-ignores-seed", "random_deal ignores its random source and returns one deal every "
+    "time (the BUAA course's referee)", ("DEAL-1",), random_deal=never_shuffled_deal)
+
+
 #: Every broken engine by name.
 BROKEN: dict[str, BrokenEngine] = {
     engine.name: engine for engine in (
@@ -419,7 +463,7 @@ BROKEN: dict[str, BrokenEngine] = {
         SIMULTANEOUS_TO_NOBODY, GIFT_GIVES_TWO, ACTION_TWICE, REMOVED_CARD_RETURNS,
         VIEW_SHOWS_OPPONENT_HAND, VIEW_SHOWS_DECK, VIEW_SHOWS_REMOVED_CARD,
         VIEW_SHOWS_OPPONENT_SECRET, ITALIAN_LIMIT_DRAW, ITALIAN_TIEBREAK_WRONG,
-        DEAL_DEPENDS_ON_HASH_SEED)
+        DEAL_DEPENDS_ON_HASH_SEED, BIASED_SWAP_SHUFFLE, DEAL_IGNORES_SEED)
 }
 
 

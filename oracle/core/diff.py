@@ -1323,6 +1323,13 @@ def configurations(game: Game, fixed: dict[str, Any]) -> tuple[Any, ...]:
 
 #: The seeds of the check of seeded chance outcomes.
 SEEDS = (0, 1, 2, 3)
+#: The seeds ``0 .. SPREAD - 1`` whose outcomes are judged together (:func:`_judge_seeds`): a
+#: thousand deals catch a biased shuffle of Hanamikoji's 21 cards with room to spare
+#: (docs/audit.md) and cost a thousand short requests.
+SPREAD = 1000
+#: The false-alarm rate of that judgement: a correct engine's seeds are far from it, and an
+#: engine that ignores its seed or shuffles with a bias far beyond it.
+SPREAD_ALPHA = 1e-6
 
 
 def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *,
@@ -1428,6 +1435,45 @@ def _check_seeded(game: Game, start: Any, engines: list[Engine], argv: Sequence[
             return fail(request, first, answers[1], f"{op} of seed {seed} gives "
                         f"different {short}s in two processes (PYTHONHASHSEED 1 and 2): the "
                         f"{short} depends on something besides the seed")
+    return _judge_seeds(game, start, engines[0], argv, request_for, outcome_of, path, noun, short)
+
+
+def _judge_seeds(game: Game, start: Any, engine: Engine, argv: Sequence[str],
+                 request_for: Callable[[int], dict[str, Any]], outcome_of: Callable[[Any], Any],
+                 path: str, noun: str, short: str) -> Divergence | None:
+    """The outcomes of seeds ``0 .. SPREAD - 1``: distinct seeds must not all give one outcome,
+    and together they must pass ``audit``'s tests of a fair shuffle
+    (:mod:`hanamikoji.oracle.core.audit`) at the rate :data:`SPREAD_ALPHA`."""
+    from hanamikoji.oracle.core.audit import audit
+
+    def fail(request: Any, other: Any, message: str) -> Divergence:
+        return Divergence(None, None, (), request, None, other, message)
+
+    states, seen = [], set()
+    for seed in range(SPREAD):
+        request = request_for(seed)
+        try:
+            answer = engine.request(request)
+        except EngineFailure as failure:
+            if failure.unstarted:
+                raise cannot_start(argv, failure) from None
+            return fail(request, None, failure.message)
+        try:
+            states.append(game.apply(start, game.decision_from_json(outcome_of(answer), path)))
+        except Exception as error:  # any answer is judged: a codec's slip is no crash
+            return fail(request, answer, f"{request['op']} does not give a legal {noun}: {error}")
+        seen.add(_canonical(answer))
+    request = {**request_for(0), "seed": f"0..{SPREAD - 1}"}
+    listed = game.chance_outcomes(start)
+    if len(seen) == 1 and (listed is None or len(listed) > 1):
+        return fail(request, None, f"{request['op']} gives the same {short} for all {SPREAD} "
+                    f"seeds 0 to {SPREAD - 1}: the {short} ignores its seed")
+    judged = audit([(game, state) for state in states], SPREAD_ALPHA)
+    if judged.failed:
+        worst = min(judged.failed, key=lambda t: t.p_value or 0.0)
+        return fail(request, None, f"the {short}s of seeds 0 to {SPREAD - 1} are not a fair "
+                    f"shuffle (audit, false-alarm rate {SPREAD_ALPHA:g}): {worst.sentence()}, "
+                    f"p = {worst.p_value:.3g}")
     return None
 
 
