@@ -319,28 +319,49 @@ def _write_groups() -> None:
 def _end_groups(folder: str) -> None:
     """End every process group the workers listed in ``folder`` and did not end: those of a
     worker that died. Called once the workers have ended (a worker stopped by SIGTERM ends its
-    own, :func:`_exit_on_term`)."""
+    own, :func:`_exit_on_term`). A group is a bot's keeper and the bot: a SIGTERM, which the
+    keeper answers by ending every process the bot started (in any session) before it exits,
+    then, once the group has ended or after :data:`GROUP_BOUND` seconds, a SIGKILL."""
     import signal
+    import time
 
     try:
         names = os.listdir(folder)
     except OSError:
         return
+    pgids: list[int] = []
     for name in names:
         try:
             with open(os.path.join(folder, name), encoding="utf-8") as file:
-                pgids = [int(word) for word in file.read().split()]
+                pgids.extend(int(word) for word in file.read().split())
         except (OSError, ValueError):
             continue
-        for pgid in pgids:
-            try:
-                os.killpg(pgid, signal.SIGKILL)
-            except OSError:  # ended already
-                pass
         try:
             os.remove(os.path.join(folder, name))
         except OSError:
             pass
+    alive = [pgid for pgid in pgids if _signal_group(pgid, signal.SIGTERM)]
+    deadline = time.monotonic() + GROUP_BOUND
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.01)
+        alive = [pgid for pgid in alive if _signal_group(pgid, 0)]
+    for pgid in alive:
+        _signal_group(pgid, signal.SIGKILL)
+
+
+#: Seconds a bot's keeper has to end its bot's processes once told to (it kills them at once).
+GROUP_BOUND = 10.0
+
+
+def _signal_group(pgid: int, signum: int) -> bool:
+    """Send ``signum`` to the process group ``pgid``; False if it has no process left."""
+    try:
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        pass
+    return True
 
 
 def _children() -> list[int]:
