@@ -113,7 +113,8 @@ def simulate(args: argparse.Namespace) -> int:
             "records": bool(args.records), "max_turns": max_turns, "rotate": rotate,
             "shard_size": shard_size})
         # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
-        backend = backend_for(args.workers, scheduler)
+        backend = backend_for(args.workers, scheduler,
+                              timeout=getattr(args, "scheduler_timeout", None))
     progress = progress_bar()
     start = time.perf_counter()
     interrupted = False

@@ -154,6 +154,10 @@ def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int | No
                         help="run the shards on the Dask cluster of this scheduler "
                              "(tcp://HOST:8786; default: $HANAMIKOJI_SCHEDULER if set; needs "
                              "the [dask] extra)")
+    parser.add_argument("--scheduler-timeout", type=_query_seconds, default=10.0, metavar="S",
+                        help="seconds to reach the scheduler before giving up, for the check "
+                             "of what answers there and for Dask's own connection each "
+                             "(default 10)")
     parser.add_argument("--resume", type=path, default=None, metavar="DIR",
                         help="keep each finished shard in DIR, and take the shards already "
                              "there instead of running them again")

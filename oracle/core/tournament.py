@@ -380,7 +380,8 @@ def run(args: argparse.Namespace) -> int:
                 "limits": [args.decision_time, args.game_time, args.start_time],
                 "shard_size": args.shard_size})
         # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
-        backend = backend_for(args.workers, scheduler)
+        backend = backend_for(args.workers, scheduler,
+                              timeout=getattr(args, "scheduler_timeout", None))
     results: list[GameResult] = []
     progress = progress_bar(counted=("forfeits",))
     forfeits = 0

@@ -175,7 +175,8 @@ def run_campaign(args: argparse.Namespace) -> int:
         store = Store(args.resume, {"command": "validate", "game": game_name,
                                     "shard_size": args.shard_size,
                                     "inputs": [_identity(i.path) for i in inputs]})
-    backend = backend_for(args.workers, scheduler_address(args.scheduler))
+    backend = backend_for(args.workers, scheduler_address(args.scheduler),
+                          timeout=getattr(args, "scheduler_timeout", None))
     shards = [shard for item in inputs for shard in (item.shards or ())]
     blobs = run_shards(shards, backend, store)
     tally = V.Tally()
