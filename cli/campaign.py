@@ -261,6 +261,8 @@ def ignore_interrupts(started: Any = None, environ: dict[str, str] | None = None
     if path is not None:
         sys.path[:] = path
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # a closed terminal: the main process answers it, as Ctrl-C
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_term)
     sigint_unblocked()  # started within sigint_to_main_thread: its children take Ctrl-C as usual
     if started is not None:

@@ -12,7 +12,8 @@ from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Any, Iterator
 
-from hanamikoji.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
+from hanamikoji.cli import interrupt
+from hanamikoji.cli.base import EXIT_OK, UsageError
 from hanamikoji.cli.options import game_and_config
 from hanamikoji.cli.output import is_stdout, output_file, shown, streams
 from hanamikoji.cli.simulate import Tally, first_of, play_game, tally_of
@@ -172,7 +173,7 @@ def simulate(args: argparse.Namespace) -> int:
     # With the records on standard output (--records -), the summary goes to stderr.
     with redirect_stdout(sys.stderr) if args.records and is_stdout(args.records) else _nothing():
         _print_summary(args, game, options, tally, report, interrupted)
-    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+    return interrupt.exit_code() if interrupted else EXIT_OK
 
 
 def _print_summary(args: argparse.Namespace, game: Any, options: dict, tally: Tally,

@@ -8,6 +8,12 @@ interrupt, the loops that run for long call :func:`check` to raise it again, and
 that was swallowed is not printed. And where a library breaks while handling the
 KeyboardInterrupt (Hypothesis, interrupted while it sets a test up, fails an assertion of its
 own, chained to the interrupt), the command still says "interrupted" (:func:`pressed`).
+
+SIGTERM (a ``kill``, a service manager, a batch system ending a job) and SIGHUP (the terminal
+closed) stop a command as Ctrl-C does, through the same KeyboardInterrupt: the same clean-up (no
+temporary file left, bots and workers ended), the same "interrupted", and the exit code a shell
+gives a process the signal ended, 128 + its number: 130, 143 (SIGTERM), 129 (SIGHUP)
+(:func:`exit_code`). A signal ignored when the command started (``nohup``) stays ignored.
 """
 
 from __future__ import annotations
@@ -17,10 +23,14 @@ import sys
 from typing import Any
 
 _pending = False
+#: The signal that stopped the command (SIGINT until another one does).
+_stopped_by = signal.SIGINT
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    global _pending
+    global _pending, _stopped_by
+    if not _pending:
+        _stopped_by = signal.Signals(signum)
     _pending = True
     raise KeyboardInterrupt
 
@@ -37,11 +47,28 @@ def _unraisable(hook: Any) -> Any:
 
 def install() -> None:
     """Take SIGINT for this process (the CLI calls it once, before a command runs)."""
-    global _pending
+    global _pending, _stopped_by
     _pending = False
+    _stopped_by = signal.SIGINT
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
         sys.unraisablehook = _unraisable(sys.unraisablehook)
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, _on_sigint)
+
+
+def exit_code() -> int:
+    """The exit code of a command a signal stopped: 128 + the signal's number (130 for
+    Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+    return 128 + int(_stopped_by)
+
+
+def said() -> str:
+    """What the command says when a signal stopped it: "interrupted", naming the signal when
+    it was not Ctrl-C ("interrupted (SIGTERM)")."""
+    return "interrupted" if _stopped_by == signal.SIGINT else f"interrupted ({_stopped_by.name})"
 
 
 def pressed() -> bool:
