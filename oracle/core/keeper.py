@@ -33,6 +33,11 @@ import subprocess
 import sys
 import time
 
+#: typing.TYPE_CHECKING without importing typing, which the keeper starts faster without.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence
+
 PR_SET_CHILD_SUBREAPER = 36
 #: Seconds the descendants left get between SIGTERM and SIGKILL, by default.
 GRACE = 1.0
@@ -40,7 +45,7 @@ GRACE = 1.0
 AVAILABLE = sys.platform.startswith("linux")
 
 
-def argv(status_fd: int, command: list[str] | tuple[str, ...],
+def argv(status_fd: int, command: Sequence[str],
          grace: float | None = None) -> list[str]:
     """The command line that runs ``command`` under the keeper, which reports on
     ``status_fd`` (the write end of a pipe, passed to the keeper's process)."""

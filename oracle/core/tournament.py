@@ -355,7 +355,7 @@ def bot_specs(game: Game, words: Sequence[str]) -> tuple[BotSpec, ...]:
     return tuple(out)
 
 
-def _check_command(game: Game, word: str, program: str, known: Sequence[str]) -> None:
+def _check_command(game: Game, word: str, program: str, known: Iterable[str]) -> None:
     """Refuse a bot that is no built-in bot of ``game`` and whose program cannot be run here
     (no such file, or not on the ``PATH``), before any game: run as a command it would only
     forfeit every game. The nearest built-in bot's name is suggested."""
@@ -371,7 +371,7 @@ def _check_command(game: Game, word: str, program: str, known: Sequence[str]) ->
         return
     else:
         problem = f"no command {program!r} is on the PATH"
-    nearest = difflib.get_close_matches(program, known, n=1, cutoff=0.0)
+    nearest = difflib.get_close_matches(program, list(known), n=1, cutoff=0.0)
     hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
     raise BotArgumentError(f"bot {word!r}: not a built-in bot of {game.name} (those are "
                            f"{', '.join(sorted(known))}) and {problem}{hint}")
