@@ -56,16 +56,17 @@ def pidfile(tmp_path):
                 os.kill(pid, 9)
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-@pytest.mark.parametrize("language", ["python", "node"])
-def test_a_detached_grandchild_does_not_outlive_the_tournament(language, workers, pidfile,
-                                                               capsys):
+@pytest.mark.parametrize("language, workers, game", [
+    ("python", "1", "hanamikoji"), ("python", "2", "hanamikoji"),
+    ("node", "1", "hanamikoji"), ("node", "2", "hanamikoji"), ("node", "2", "maiko")])
+def test_a_detached_grandchild_does_not_outlive_the_tournament(language, workers, game,
+                                                               pidfile, capsys):
     if language == "node" and NODE is None:
         pytest.skip("Node is not installed")
     bot = python_bot("detach", pidfile) if language == "python" else node_bot(pidfile)
     # 2 games on one worker; with two workers, 2 shards of 1 game, one on each
-    assert main(["tournament", f"detached={bot}", "random", "--deals", "1", "--json",
-                 "--workers", workers, "--shard-size", "1"]) == 0
+    assert main(["tournament", "--game", game, f"detached={bot}", "random", "--deals", "1",
+                 "--json", "--workers", workers, "--shard-size", "1"]) == 0
     assert '"forfeits": 0' in capsys.readouterr().out  # it played, it did not lose by fault
     pids = grandchildren(pidfile)
     assert len(pids) == 2  # one grandchild a game
