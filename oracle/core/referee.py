@@ -231,7 +231,7 @@ class _Process:
                     stream.close()
             except OSError:
                 pass
-        end(process)
+        _end(process)
         group_ended(process.pid)
 
 
@@ -261,7 +261,7 @@ def _launch(argv: Sequence[str]) -> subprocess.Popen[bytes]:
     return process
 
 
-def end(process: subprocess.Popen[bytes]) -> None:
+def _end(process: subprocess.Popen[bytes]) -> None:
     """End a bot's process (:func:`_launch`) and everything it started, and reap it. Under the
     keeper: a SIGTERM to the keeper, which kills every descendant of the bot at once (its grace
     is 0), whatever session it moved to, then exits; a keeper that does not is killed with its
