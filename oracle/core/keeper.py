@@ -26,7 +26,6 @@ Only the standard library, and no package import: it runs with ``-I -S`` beside 
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import subprocess
@@ -141,6 +140,8 @@ def main(words: list[str]) -> None:
     status_fd, command = int(words[0]), words[1:]
     for stopping in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(stopping, _stop)
+    import ctypes  # here: the side that starts a keeper imports this module too
+
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     try:
