@@ -579,7 +579,7 @@ def probe(address: str, seconds: float) -> str:
     asked with Dask's own protocol and a deadline of ``seconds`` for the whole exchange: Dask's
     client waits without end for the first message of a server that accepts a connection and
     never speaks the protocol. An OSError or TimeoutError (caught by the caller) when no Dask
-    server answers in time."""
+    server answers in time, or what answers does not say what it is."""
     import asyncio
 
     from distributed.comm import connect
@@ -591,7 +591,10 @@ def probe(address: str, seconds: float) -> str:
             answer = await comm.read()
         finally:
             comm.abort()
-        return str(answer.get("type")) if isinstance(answer, dict) else "no Dask server"
+        kind = answer.get("type") if isinstance(answer, dict) else None
+        if not isinstance(kind, str):
+            raise TimeoutError("what answers there is not a Dask server")
+        return kind
 
     async def bounded() -> str:
         return await asyncio.wait_for(ask(), seconds)

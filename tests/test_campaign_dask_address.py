@@ -54,6 +54,29 @@ def test_a_port_that_is_no_dask_scheduler_is_one_line_not_a_hang(silent_listener
     assert "cannot reach a Dask scheduler there within 1 s" in said
 
 
+def test_a_port_that_answers_something_else_is_one_line():
+    """A server of another protocol (it greets every connection with a line of text, and then
+    closes it)."""
+    import threading
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+
+        def greet() -> None:
+            while True:
+                try:
+                    connection, _ = listener.accept()
+                except OSError:  # the test closed the listener
+                    return
+                with connection:
+                    connection.sendall(b"220 hello, this is no Dask scheduler\r\n" * 64)
+
+        threading.Thread(target=greet, daemon=True).start()
+        said = refused(f"tcp://127.0.0.1:{listener.getsockname()[1]}")
+    assert "cannot reach a Dask scheduler there within 1 s" in said
+
+
 def test_the_environment_variable_is_checked_the_same(silent_listener):
     done = subprocess.run([*HANAMIKOJI, "tournament", "random", "random", "--deals", "1",
                            "--scheduler-timeout", "1"], capture_output=True, text=True,
