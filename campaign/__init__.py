@@ -43,12 +43,13 @@ import hashlib
 import importlib
 import json
 import os
+import re
 from collections import deque
 from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 
 import attrs
 
-from hanamikoji.runtime.base import SCHEDULER_VARIABLE, UsageError, scheduler_address  # noqa: F401 (both said here too)
+from hanamikoji.runtime.base import SCHEDULER_VARIABLE, UsageError, scheduler_address, shown  # noqa: F401 (both said here too)
 from hanamikoji.runtime.processes import (end_groups, exit_on_term, list_groups_in,
                                           sigint_to_main_thread, sigint_unblocked)
 
@@ -367,6 +368,8 @@ def ignore_interrupts(started: Any = None, environ: dict[str, str] | None = None
     if path is not None:
         sys.path[:] = path
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # a closed terminal: the main process answers it, as Ctrl-C
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, exit_on_term)
     sigint_unblocked()  # started within sigint_to_main_thread: its children take Ctrl-C as usual
     if started is not None:
@@ -538,11 +541,74 @@ class _LocalPending:
             return blob
 
 
+#: Seconds to reach a Dask scheduler (``--scheduler-timeout``) by default.
+SCHEDULER_TIMEOUT = 10.0
+
+#: A scheduler's address as this toolkit takes it: ``tcp://HOST:PORT``, the scheme and the port
+#: optional (Dask's own defaults: tcp, 8786), HOST a name, an IPv4 address or a bracketed IPv6
+#: one.
+_ADDRESS = re.compile(r"(?:tcp://)?"
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
+                      r"(?::(?P<port>[0-9]{1,5}))?")
+_EXPECTED = "expected the address 'dask scheduler' prints, such as tcp://10.0.0.5:8786"
+
+
+def check_address(address: str) -> str:
+    """``address`` if it is one this toolkit connects to (:data:`_ADDRESS`), else a
+    :class:`UsageError` that says why. Dask takes more (``inproc://``, ``ucx://``, ``tls://``),
+    but none of those a command can use as given: an ``inproc`` scheduler lives in another
+    process's memory, ``ucx`` needs UCX-Py, ``tls`` certificates no option passes; and what Dask
+    cannot read it reports late, with a traceback from the client's destructor."""
+    found = _ADDRESS.fullmatch(address)
+    if found is None:
+        scheme, sep, _ = address.partition("://")
+        why = (f"the scheme {scheme}:// is not one this toolkit connects by (tcp://)"
+               if sep and scheme != "tcp" else "not an address")
+        raise UsageError(f"--scheduler {shown(address)}: {why}; {_EXPECTED}")
+    port = found.group("port")
+    if port is not None and not 1 <= int(port) <= 65535:
+        raise UsageError(f"--scheduler {shown(address)}: the port must be from 1 to 65535, "
+                         f"not {port}; {_EXPECTED}")
+    return address
+
+
+def probe(address: str, seconds: float) -> str:
+    """What answers at ``address`` (a Dask server says its type: ``Scheduler``, ``Worker``),
+    asked with Dask's own protocol and a deadline of ``seconds`` for the whole exchange: Dask's
+    client waits without end for the first message of a server that accepts a connection and
+    never speaks the protocol. An OSError or TimeoutError (caught by the caller) when no Dask
+    server answers in time, or what answers does not say what it is."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def ask() -> str:
+        comm = await connect(address, timeout=seconds)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            answer = await comm.read()
+        finally:
+            comm.abort()
+        kind = answer.get("type") if isinstance(answer, dict) else None
+        if not isinstance(kind, str):
+            raise TimeoutError("what answers there is not a Dask server")
+        return kind
+
+    async def bounded() -> str:
+        return await asyncio.wait_for(ask(), seconds)
+
+    return asyncio.run(bounded())
+
+
 class Dask:
     """The workers of the Dask scheduler at ``address`` (``tcp://host:8786``), or of a
-    ``distributed.Client`` given as ``client`` (then left open on close)."""
+    ``distributed.Client`` given as ``client`` (then left open on close). The address is
+    checked (:func:`check_address`) and asked what it is (:func:`probe`) before a client is
+    made, each within ``timeout`` seconds; a client that fails to start is closed, so that
+    nothing is printed later by its destructor."""
 
-    def __init__(self, address: str | None = None, client: Any = None) -> None:
+    def __init__(self, address: str | None = None, client: Any = None,
+                 timeout: float = SCHEDULER_TIMEOUT) -> None:
         try:
             import distributed
         except ImportError:
@@ -550,14 +616,8 @@ class Dask:
                              "pip install '.[dask]' in a clone of this toolkit") from None
         self.own = client is None
         if client is None:
-            try:
-                with sigint_to_main_thread():  # the client's event-loop thread
-                    client = distributed.Client(address, timeout="10s", set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as error:
-                raise UsageError(f"--scheduler {address}: cannot reach a Dask scheduler there "
-                                 f"({str(error).splitlines()[0] if str(error) else 'no answer'})"
-                                 "; expected the address 'dask scheduler' prints, such as "
-                                 "tcp://10.0.0.5:8786") from None
+            assert address is not None
+            client = _client(distributed, check_address(address), timeout)
         self.client = client
         self.workers = max(1, len(client.scheduler_info().get("workers", {})))
         self.futures: list[Any] = []
@@ -596,11 +656,60 @@ class _DaskFuture:
         return str(self.future.result())
 
 
-def backend_for(workers: int, scheduler: str | None = None) -> Backend:
-    """The backend a command's ``--workers`` and ``--scheduler`` ask for."""
+def _client(distributed: Any, address: str, timeout: float) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, or a :class:`UsageError`
+    within about ``timeout`` seconds (twice: the probe, then the client's own connection)."""
+    def unreachable(why: str) -> UsageError:
+        return UsageError(f"--scheduler {shown(address)}: cannot reach a Dask scheduler there "
+                          f"within {timeout:g} s ({why}); {_EXPECTED}, and see "
+                          "--scheduler-timeout")
+
+    try:
+        kind = probe(address, timeout)
+    except (OSError, TimeoutError) as error:
+        raise unreachable(_first_line(error) or "no answer") from None
+    except Exception as error:  # Dask's own errors for what it cannot read
+        raise unreachable(f"{type(error).__name__}: {_first_line(error)}") from None
+    if kind != "Scheduler":
+        raise UsageError(f"--scheduler {shown(address)}: a Dask {kind.lower()} answers there, "
+                         f"not a scheduler; {_EXPECTED}")
+    # Made in two steps, so that a client whose start fails can be closed: its destructor
+    # would otherwise try to close it some 20 s later and print a traceback.
+    client = distributed.Client.__new__(distributed.Client)
+    try:
+        with sigint_to_main_thread():  # the client's event-loop thread
+            client.__init__(address, timeout=f"{timeout}s", set_as_default=False)
+    except Exception as error:
+        _close_quietly(client, timeout)
+        raise unreachable(f"{type(error).__name__}: {_first_line(error)}") from None
+    except BaseException:
+        _close_quietly(client, timeout)
+        raise
+    return client
+
+
+def _close_quietly(client: Any, timeout: float) -> None:
+    """Close a client that failed to start, whatever Dask raises meanwhile; then its
+    destructor has nothing left to do."""
+    try:
+        client.close(timeout=timeout)
+    except BaseException:
+        pass
+    client.status = "closed"
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error)
+    return text.splitlines()[0] if text else ""
+
+
+def backend_for(workers: int, scheduler: str | None = None,
+                timeout: float | None = None) -> Backend:
+    """The backend a command's ``--workers``, ``--scheduler`` and ``--scheduler-timeout``
+    ask for."""
     address = scheduler_address(scheduler)
-    if address:
-        return Dask(address)
+    if address is not None:
+        return Dask(address, timeout=SCHEDULER_TIMEOUT if timeout is None else timeout)
     return Serial() if workers <= 1 else Local(workers)
 
 

@@ -9,11 +9,12 @@ import time
 from contextlib import contextmanager, redirect_stdout
 from typing import Any, Iterator
 
-from hanamikoji.runtime.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
-from hanamikoji.runtime.progress import progress_bar
+from hanamikoji.cli.simulate import Tally, first_of, play_game, simulate_shard_problem, tally_of
+from hanamikoji.runtime import interrupt
+from hanamikoji.runtime.base import EXIT_OK, UsageError
 from hanamikoji.runtime.options import game_and_config
 from hanamikoji.runtime.output import is_stdout, output_file, shown, streams
-from hanamikoji.cli.simulate import Tally, first_of, play_game, simulate_shard_problem, tally_of
+from hanamikoji.runtime.progress import progress_bar
 from hanamikoji.engine.core.words import options_text, plural
 
 
@@ -81,7 +82,8 @@ def simulate(args: argparse.Namespace) -> int:
             "records": bool(args.records), "max_turns": max_turns, "rotate": rotate,
             "shard_size": shard_size}, simulate_shard_problem)
         # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
-        backend = backend_for(args.workers, scheduler)
+        backend = backend_for(args.workers, scheduler,
+                              timeout=getattr(args, "scheduler_timeout", None))
     progress = progress_bar()
     start = time.perf_counter()
     interrupted = False
@@ -139,7 +141,7 @@ def simulate(args: argparse.Namespace) -> int:
     # With the records on standard output (--records -), the summary goes to stderr.
     with redirect_stdout(sys.stderr) if args.records and is_stdout(args.records) else _nothing():
         _print_summary(args, game, options, tally, report, interrupted)
-    return EXIT_INTERRUPTED if interrupted else EXIT_OK
+    return interrupt.exit_code() if interrupted else EXIT_OK
 
 
 def _print_summary(args: argparse.Namespace, game: Any, options: dict, tally: Tally,

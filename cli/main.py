@@ -10,7 +10,8 @@ the package's ``__version__``. Exit codes, for every sub-command:
   a performance figure that misses its target);
 * 2: bad usage or input that cannot be read (unknown option, malformed file);
 * 3: an internal error (a bug in this toolkit: please report it);
-* 130: interrupted;
+* 130: interrupted (Ctrl-C); 143 and 129: stopped by SIGTERM and SIGHUP, which are taken as
+  Ctrl-C is (the same clean-up);
 * 141: standard output was closed (``| head``) before the command finished, no check having
   failed by then (a check that failed keeps its code).
 
@@ -78,9 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = _ClosedOutput()
     try:
         code = _load(args.handler)(args)
-    except KeyboardInterrupt:
-        print("hanamikoji: interrupted", file=sys.stderr)
-        code = 130
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP (runtime/interrupt.py)
+        print(f"hanamikoji: {interrupt.said()}", file=sys.stderr)
+        code = interrupt.exit_code()
     except OutputClosed as closed:
         _drop_output()
         code = closed.code if closed.code != EXIT_OK else EXIT_PIPE
@@ -92,8 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if interrupt.pressed():
             # Raised after a Ctrl-C (a library that broke while handling the interrupt): the
             # answer is the interrupt's, never an error or a bug of its own.
-            print("hanamikoji: interrupted", file=sys.stderr)
-            code = 130
+            print(f"hanamikoji: {interrupt.said()}", file=sys.stderr)
+            code = interrupt.exit_code()
         elif isinstance(error, (UsageError, *_usage_errors())):
             # a usage error, an unknown game, an option the game does not take, or an output
             # that cannot be written (a full disk, a read-only folder)

@@ -27,10 +27,21 @@ class _Parser(argparse.ArgumentParser):
 
 class _CommandParser(_Parser):
     """A sub-command's parser: an argument it does not know is its error, with its own
-    ``--help`` hint (argparse would pass it up to the top parser, which blames itself)."""
+    ``--help`` hint (argparse would pass it up to the top parser, which blames itself).
+
+    ``gathered``: the name of a positional list (``tournament``'s bots) whose words may also
+    come after options (``tournament random --deals 1 random``): argparse takes a positional
+    list once, where it starts, and leaves the words after an option unrecognized; they are
+    added to the list in the order given."""
+
+    gathered: str | None = None
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
+        if extras and self.gathered is not None and not any(
+                word.startswith("-") for word in extras):
+            getattr(namespace, self.gathered).extend(extras)
+            extras = []
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
         return namespace, extras
@@ -165,6 +176,10 @@ def _campaign_options(parser: argparse.ArgumentParser, unit: str, size: int | No
                         help="run the shards on the Dask cluster of this scheduler "
                              "(tcp://HOST:8786; default: $HANAMIKOJI_SCHEDULER if set; needs "
                              "the [dask] extra)")
+    parser.add_argument("--scheduler-timeout", type=_query_seconds, default=10.0, metavar="S",
+                        help="seconds to reach the scheduler before giving up, for the check "
+                             "of what answers there and for Dask's own connection each "
+                             "(default 10)")
     parser.add_argument("--resume", type=path, default=None, metavar="DIR",
                         help="keep each finished shard in DIR, and take the shards already "
                              "there instead of running them again")
@@ -400,7 +415,10 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
     tournament.add_argument("bots", nargs="+", metavar="BOT",
                             help="a built-in bot (random; for hanamikoji also heuristic), run "
                                  "in this process, or a command speaking the bot protocol "
-                                 "(quoted: 'node bot.mjs'); NAME=BOT names it in the standings")
+                                 "(quoted: 'node bot.mjs'); NAME=BOT names it in the "
+                                 "standings; bots may come before and after the options")
+    if isinstance(tournament, _CommandParser):
+        tournament.gathered = "bots"
     tournament.add_argument("--deals", type=_positive, default=10,
                             help="deals each group of bots plays, from every seating (default 10)")
     tournament.add_argument("--seed", type=_seed, default=0,

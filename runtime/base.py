@@ -8,7 +8,7 @@ Exit codes, for every sub-command:
   a performance figure that misses its target);
 * 2: bad usage or input that cannot be read (unknown option, malformed file);
 * 3: an internal error (a bug in this toolkit: please report it);
-* 130: interrupted.
+* 130: interrupted (Ctrl-C; 143 for SIGTERM, 129 for SIGHUP: 128 + the signal's number).
 """
 
 from __future__ import annotations

@@ -8,6 +8,12 @@ interrupt, the loops that run for long call :func:`check` to raise it again, and
 that was swallowed is not printed. And where a library breaks while handling the
 KeyboardInterrupt (Hypothesis, interrupted while it sets a test up, fails an assertion of its
 own, chained to the interrupt), the command still says "interrupted" (:func:`pressed`).
+
+SIGTERM (a ``kill``, a service manager, a batch system ending a job) and SIGHUP (the terminal
+closed) stop a command as Ctrl-C does, through the same KeyboardInterrupt: the same clean-up (no
+temporary file left, bots and workers ended), the same "interrupted", and the exit code a shell
+gives a process the signal ended, 128 + its number: 130, 143 (SIGTERM), 129 (SIGHUP)
+(:func:`exit_code`). A signal ignored when the command started (``nohup``) stays ignored.
 """
 
 from __future__ import annotations
@@ -17,10 +23,14 @@ import sys
 from typing import Any
 
 _pending = False
+#: The signal that stopped the command (SIGINT until another one does).
+_stopped_by = signal.SIGINT
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    global _pending
+    global _pending, _stopped_by
+    if not _pending:
+        _stopped_by = signal.Signals(signum)
     _pending = True
     raise KeyboardInterrupt
 
@@ -42,25 +52,47 @@ _installed = False
 
 def install() -> None:
     """Take SIGINT for this process (the CLI calls it once, before a command runs)."""
-    global _pending, _installed
-    _pending, _installed = False, True
+    global _pending, _stopped_by, _installed
+    _pending, _stopped_by, _installed = False, signal.SIGINT, True
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
         if not getattr(sys.unraisablehook, "_hanamikoji", False):  # once, for a main() again
             sys.unraisablehook = _unraisable(sys.unraisablehook)
+        for signum in _OTHERS:
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, _on_sigint)
 
 
 def uninstall() -> None:
-    """Give SIGINT back as :func:`install` found it once the command has answered. A command
-    run in a process that goes on (``main([...])`` from Python, a test) then leaves no Ctrl-C
-    behind for a later call of the library (:mod:`hanamikoji.oracle`), whose loops call
-    :func:`check`. What was pressed is still known to :func:`pressed`, and the unraisable hook
-    stays quiet about it, so that an object the interrupt cut short says nothing when it is
-    collected at exit."""
+    """Give SIGINT, SIGTERM and SIGHUP back as :func:`install` found them once the command has
+    answered. A command run in a process that goes on (``main([...])`` from Python, a test)
+    then leaves no Ctrl-C behind for a later call of the library (:mod:`hanamikoji.oracle`),
+    whose loops call :func:`check`. What was pressed is still known to :func:`pressed`, and the
+    unraisable hook stays quiet about it, so that an object the interrupt cut short says
+    nothing when it is collected at exit."""
     global _installed
     _installed = False
     if signal.getsignal(signal.SIGINT) is _on_sigint:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    for signum in _OTHERS:
+        if signal.getsignal(signum) is _on_sigint:
+            signal.signal(signum, signal.SIG_DFL)
+
+
+#: The signals besides SIGINT that stop a command as Ctrl-C does (those this platform has).
+_OTHERS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def exit_code() -> int:
+    """The exit code of a command a signal stopped: 128 + the signal's number (130 for
+    Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+    return 128 + int(_stopped_by)
+
+
+def said() -> str:
+    """What the command says when a signal stopped it: "interrupted", naming the signal when
+    it was not Ctrl-C ("interrupted (SIGTERM)")."""
+    return "interrupted" if _stopped_by == signal.SIGINT else f"interrupted ({_stopped_by.name})"
 
 
 def pressed() -> bool:

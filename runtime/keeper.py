@@ -1,32 +1,67 @@
-"""The keeper of an adapter process of ``hanamikoji diff``, on Linux: nothing the adapter starts
-outlives it, even a process that leaves its process group with ``setsid()``.
+"""The keeper of a process the toolkit starts, on Linux: an adapter of ``hanamikoji diff``, a
+command bot of the referee (``tournament``). Nothing the process starts outlives it, even a
+process that leaves its process group with ``setsid()`` (a double fork, Node's
+``spawn(..., {detached: true})``).
 
-``python -I -S keeper.py STATUS_FD COMMAND...`` makes itself a child subreaper
+``python -I -S keeper.py [--grace SECONDS] STATUS_FD COMMAND...`` makes itself a child subreaper
 (``prctl(PR_SET_CHILD_SUBREAPER)``, Linux 3.4 and later): a process whose parent dies is
 re-parented to its nearest living subreaper ancestor, so every process descended from the
 adapter stays a descendant of the keeper, whatever session or group it moves to. The keeper
 starts COMMAND with its own standard input, output and error (the harness's pipes), lets go of
 its copies of input and output, and writes ``ok`` on STATUS_FD (or ``error ERRNO``: the command
 could not be started), then waits. When the adapter exits, or the keeper is sent SIGTERM,
-SIGHUP or SIGINT, every remaining descendant is sent SIGTERM, then, a second later, SIGKILL
-until none is left (a subreaper with no child has no descendant). It then exits as the adapter
-did: its exit code, or the same signal.
+SIGHUP or SIGINT, every remaining descendant is sent SIGTERM, then, ``--grace`` seconds later
+(default :data:`GRACE`; 0: at once, the referee's choice: a game that is over owes its bot
+nothing), SIGKILL until none is left (a subreaper with no child has no descendant). It then
+exits as the adapter did: its exit code, or the same signal. So the end of the command's
+output comes as soon as the command has ended and its descendants with it, even when one of
+them held the output: a bot that died is known at once, not when its answer's time runs out.
+
+The side that starts a keeper uses :func:`argv` and :func:`started`; :data:`AVAILABLE` says
+where it can (elsewhere the caller ends the command's process group, and a process that left
+the group may be left running).
 
 Only the standard library, and no package import: it runs with ``-I -S`` beside the adapter.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
-import subprocess
 import sys
 import time
 
+#: typing.TYPE_CHECKING without importing typing, which the keeper starts faster without.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence
+
 PR_SET_CHILD_SUBREAPER = 36
-#: Seconds the descendants left get between SIGTERM and SIGKILL.
+#: Seconds the descendants left get between SIGTERM and SIGKILL, by default.
 GRACE = 1.0
+#: Whether the keeper can run here: ``prctl(PR_SET_CHILD_SUBREAPER)`` is Linux's.
+AVAILABLE = sys.platform.startswith("linux")
+
+
+def argv(status_fd: int, command: Sequence[str],
+         grace: float | None = None) -> list[str]:
+    """The command line that runs ``command`` under the keeper, which reports on
+    ``status_fd`` (the write end of a pipe, passed to the keeper's process)."""
+    options = [] if grace is None else ["--grace", repr(float(grace))]
+    return [sys.executable, "-I", "-S", os.path.abspath(__file__), *options, str(status_fd),
+            *command]
+
+
+def started(status_fd: int) -> str | None:
+    """Read the keeper's word from the read end ``status_fd`` (then closed): None when the
+    command started, else why it could not (the system's words: "No such file or
+    directory")."""
+    with os.fdopen(status_fd, "rb") as said:
+        word = said.read()
+    if word.startswith(b"ok"):
+        return None
+    parts = word.split(b" ", 2)
+    return parts[2].decode("utf-8", "replace") if len(parts) == 3 else "the keeper did not start"
 
 
 class _Stop(Exception):
@@ -68,12 +103,12 @@ def reap(statuses: dict[int, int]) -> bool:
         statuses[pid] = status
 
 
-def end_all(statuses: dict[int, int]) -> None:
-    """SIGTERM to every descendant, then, after :data:`GRACE` seconds or as soon as none is
+def end_all(statuses: dict[int, int], grace: float = GRACE) -> None:
+    """SIGTERM to every descendant, then, after ``grace`` seconds or as soon as none is
     left, SIGKILL until none is left. Orphans of the processes that end come to the keeper
     (the subreaper), so each look at /proc finds every descendant still alive."""
     termed: set[int] = set()
-    deadline = time.monotonic() + GRACE
+    deadline = time.monotonic() + grace
     while reap(statuses) and time.monotonic() < deadline:
         for pid in descendants():
             if pid not in termed:
@@ -97,14 +132,24 @@ def _kill(pid: int, sig: int) -> None:
         pass
 
 
-def main(argv: list[str]) -> None:
-    status_fd, command = int(argv[0]), argv[1:]
+def main(words: list[str]) -> None:
+    grace = GRACE
+    if words[:1] == ["--grace"]:
+        grace, words = float(words[1]), words[2:]
+    status_fd, command = int(words[0]), words[1:]
     for stopping in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(stopping, _stop)
+    import ctypes  # here: the side that starts a keeper imports this module too
+
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    # Not subprocess.Popen: importing subprocess doubles the keeper's start, paid for every
+    # bot of every game. The status pipe is not the command's to hold (its reader waits for
+    # its end); SIGPIPE and SIGXFSZ, which Python ignores, are the command's default again.
+    os.set_inheritable(status_fd, False)
     try:
-        adapter = subprocess.Popen(command)
+        adapter = os.posix_spawnp(command[0], command, os.environ,
+                                  setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
     except OSError as error:
         os.write(status_fd, f"error {error.errno or 0} {error.strerror or error}".encode())
         os.close(status_fd)
@@ -118,15 +163,15 @@ def main(argv: list[str]) -> None:
     os.close(status_fd)
     statuses: dict[int, int] = {}
     try:
-        while adapter.pid not in statuses:
+        while adapter not in statuses:
             pid, status = os.waitpid(-1, 0)
             statuses[pid] = status
     except (_Stop, ChildProcessError):
         pass
     for ignored in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(ignored, signal.SIG_IGN)  # the keeper finishes its work whatever comes
-    end_all(statuses)
-    ended = statuses.get(adapter.pid)
+    end_all(statuses, grace)
+    ended = statuses.get(adapter)
     if ended is not None and os.WIFSIGNALED(ended):
         import resource
 

@@ -5,7 +5,9 @@ ended if the worker dies; the keeper script that ends whatever an adapter of ``d
 Some work must not be cut in the middle by an interrupt: a file copied over its old contents,
 the bot processes of a game being ended one after another, an object of a library being made.
 :func:`sigint_deferred` holds a Ctrl-C (SIGINT) that arrives meanwhile and lets it take effect
-as soon as the block ends, through whatever handler was in place.
+as soon as the block ends, through whatever handler was in place. SIGTERM and SIGHUP, which the
+command treats as Ctrl-C, are held the same way where a Python handler takes them (the command's,
+a campaign worker's), and are left to the main thread alike: :data:`STOPPING`.
 
 It swaps the Python-level handler rather than masking the signal: the kernel gives a signal
 sent to the process to any thread that does not block it, so a mask set in the main thread
@@ -22,6 +24,10 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+#: The signals that stop a command as Ctrl-C does (those this platform has).
+STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                 if hasattr(signal, name))
+
 
 @contextmanager
 def sigint_deferred() -> Iterator[None]:
@@ -35,20 +41,27 @@ def sigint_deferred() -> Iterator[None]:
     came: list[int] = []
 
     def hold(signum: int, frame: Any) -> None:
-        came.append(signum)
+        if signum not in came:
+            came.append(signum)
 
-    previous = signal.signal(signal.SIGINT, hold)
+    # SIGINT always; SIGTERM and SIGHUP where Python code takes them (not their default, which
+    # ends the process at once, nor ignored)
+    held = [signum for signum in STOPPING
+            if signum == signal.SIGINT or callable(signal.getsignal(signum))]
+    previous = {signum: signal.signal(signum, hold) for signum in held}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if came:
-            signal.raise_signal(signal.SIGINT)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in came:
+            signal.raise_signal(signum)
 
 
 @contextmanager
 def sigint_to_main_thread() -> Iterator[None]:
-    """Start threads in the block with SIGINT blocked in them (a new thread takes its creator's
+    """Start threads in the block with SIGINT (and SIGTERM, SIGHUP: :data:`STOPPING`) blocked
+    in them (a new thread takes its creator's
     signal mask), so that the kernel gives a Ctrl-C to the main thread. Python runs its handlers
     only in the main thread, and a main thread waiting on a lock wakes for a signal only if the
     signal is given to it: one taken by a helper thread blocked in a read or a write (a process
@@ -60,7 +73,7 @@ def sigint_to_main_thread() -> Iterator[None]:
             threading.current_thread() is not threading.main_thread()):
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, set(STOPPING))
     try:
         yield
     finally:
@@ -68,17 +81,14 @@ def sigint_to_main_thread() -> Iterator[None]:
 
 
 def sigint_unblocked() -> None:
-    """Unblock SIGINT in this thread: a worker process started within
-    :func:`sigint_to_main_thread` calls it first, so that what it starts takes Ctrl-C as usual."""
+    """Unblock SIGINT (and SIGTERM, SIGHUP: :data:`STOPPING`) in this thread: a worker process
+    started within :func:`sigint_to_main_thread` calls it first, so that what it starts takes
+    Ctrl-C as usual."""
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOPPING))
 
 
 # --- the process groups a tool starts ------------------------------------------------------------
-
-#: The keeper (:mod:`.keeper`): a script run by path (``python -I -S``) beside each adapter of
-#: ``diff``, so that nothing an adapter starts outlives it.
-KEEPER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keeper.py")
 
 
 def signal_group(pgid: int, sig: int) -> bool:
@@ -153,28 +163,38 @@ def _write_groups() -> None:
 def end_groups(folder: str) -> None:
     """End every process group the workers listed in ``folder`` and did not end: those of a
     worker that died. Called once the workers have ended (a worker stopped by SIGTERM ends its
-    own, :func:`exit_on_term`)."""
+    own, :func:`exit_on_term`). A group is a bot's keeper and the bot: a SIGTERM, which the
+    keeper answers by ending every process the bot started (in any session) before it exits,
+    then, once the group has ended or after :data:`GROUP_BOUND` seconds, a SIGKILL."""
     import signal
+    import time
 
     try:
         names = os.listdir(folder)
     except OSError:
         return
+    pgids: list[int] = []
     for name in names:
         try:
             with open(os.path.join(folder, name), encoding="utf-8") as file:
-                pgids = [int(word) for word in file.read().split()]
+                pgids.extend(int(word) for word in file.read().split())
         except (OSError, ValueError):
             continue
-        for pgid in pgids:
-            try:
-                os.killpg(pgid, signal.SIGKILL)
-            except OSError:  # ended already
-                pass
         try:
             os.remove(os.path.join(folder, name))
         except OSError:
             pass
+    alive = [pgid for pgid in pgids if signal_group(pgid, signal.SIGTERM)]
+    deadline = time.monotonic() + GROUP_BOUND
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.01)
+        alive = [pgid for pgid in alive if signal_group(pgid, 0)]
+    for pgid in alive:
+        signal_group(pgid, signal.SIGKILL)
+
+
+#: Seconds a bot's keeper has to end its bot's processes once told to (it kills them at once).
+GROUP_BOUND = 10.0
 
 
 def children() -> list[int]:

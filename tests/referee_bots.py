@@ -6,7 +6,11 @@ then): ``python tests/referee_bots.py MODE [PIDFILE]`` with MODE ``hang`` (never
 ``crash`` (exits), ``not-json``, ``huge`` (a line longer than the referee reads), ``spawn``
 (starts a child that sleeps, writes both process IDs to PIDFILE, and hangs), ``wrong-answer``
 (answers decide with ``{"ok": true}``), ``bad-utf8`` (bytes that are no UTF-8), ``deep``
-(JSON nested deeper than a parser recurses), ``bad-hello`` (a key more in its new_game answer).
+(JSON nested deeper than a parser recurses), ``bad-hello`` (a key more in its new_game answer),
+``detach`` (starts a grandchild in a session of its own by a double fork, ``setsid()``, which
+keeps the bot's output open and sleeps; appends its process ID to PIDFILE; then plays the first
+legal decision each turn), ``detach-die`` (the same grandchild, then exits at its first decision
+without answering: the grandchild still holds its output).
 """
 
 from __future__ import annotations
@@ -253,9 +257,46 @@ class MaikoGarbage(Misbehaving):
 # --- bots that misbehave as processes --------------------------------------------------------
 
 
+def _detach(pidfile: str) -> None:
+    """Start a grandchild that leaves this bot's session (a double fork and ``setsid()``, as a
+    daemon does) and sleeps, holding the bot's standard output; append its process ID to
+    ``pidfile`` before returning."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read)
+        os.setsid()
+        if os.fork() == 0:
+            os.write(write, f"{os.getpid()}\n".encode())
+            os.close(write)
+            while True:
+                time.sleep(3600)
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    with os.fdopen(read) as said:
+        grandchild = said.read()
+    with open(pidfile, "a") as out:
+        out.write(grandchild)
+
+
+def _plays(pidfile: str, die: bool) -> None:
+    """``detach`` and ``detach-die``: the first legal decision each turn, or an exit."""
+    _detach(pidfile)
+    print(json.dumps({"ok": True}), flush=True)
+    for line in sys.stdin:
+        if die:
+            os._exit(0)
+        print(json.dumps({"decision": json.loads(line)["legal"][0]}), flush=True)
+
+
 def _raw(mode: str, pidfile: str | None) -> None:
     hello = sys.stdin.readline()
     if not hello:
+        return
+    if mode in ("detach", "detach-die"):
+        assert pidfile is not None
+        _plays(pidfile, mode == "detach-die")
         return
     print(json.dumps({"ok": True, "ready": True} if mode == "bad-hello" else {"ok": True}),
           flush=True)

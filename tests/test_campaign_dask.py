@@ -115,3 +115,13 @@ def test_a_tournament_on_the_cluster_gives_the_bytes_of_one_process(cluster, tmp
     assert capsys.readouterr().out == one and json.loads(one)["games"] == 6
     for name in ("records.jsonl", "games.jsonl"):
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
+def test_a_worker_address_is_not_a_scheduler(cluster, capsys):
+    """A Dask server that is not the scheduler (a worker) is told apart before any client is
+    made: one line, exit 2."""
+    worker = next(iter(cluster.scheduler_info["workers"]))
+    assert main(["simulate", "--games", "10", "--scheduler", worker,
+                 "--scheduler-timeout", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a Dask worker answers there, not a scheduler" in err, err

@@ -64,7 +64,7 @@ def test_a_shuffled_finish_gives_the_output_of_one_process(files, capsys, monkey
     alone = _run(["--json", *files], capsys)
     backend = Shuffled(seed=3)
     # run_campaign imports the campaign machinery when it runs (validate alone starts without it)
-    monkeypatch.setattr(campaign, "backend_for", lambda workers, scheduler: backend)
+    monkeypatch.setattr(campaign, "backend_for", lambda workers, scheduler, **how: backend)
     assert _run(["--json", "--resume", str(files[0]) + ".run", "--shard-size", "2", *files],
                 capsys) == alone
     assert backend.order != sorted(backend.order)

@@ -149,6 +149,11 @@ def test_ctrl_c_keeps_the_finished_shards_and_leaves_no_bot(tmp_path):
         assert [json.loads(line)["seating"] for line in lines] == [[0, 1], [1, 0]]
 
 
+def _parent(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as file:
+        return int(file.read().rsplit(")", 1)[1].split()[1])
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds processes in Linux's /proc")
 def test_a_worker_killed_mid_game_leaves_no_bot_and_loses_no_game(tmp_path):
     """The worker playing against a bot that hangs is killed (as the out-of-memory killer
@@ -163,8 +168,9 @@ def test_a_worker_killed_mid_game_leaves_no_bot_and_loses_no_game(tmp_path):
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for(pidfile, process)
     bot = int(pidfile.read_text())
-    with open(f"/proc/{bot}/stat") as file:
-        worker = int(file.read().rsplit(")", 1)[1].split()[1])
+    worker = _parent(bot)
+    if "keeper.py" in Path(f"/proc/{worker}/cmdline").read_text():
+        worker = _parent(worker)  # the bot runs under its keeper, the worker's child
     os.kill(worker, signal.SIGKILL)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err

@@ -43,7 +43,12 @@ def test_every_command_of_the_page_runs(tmp_path):
         if kind:
             continue
         lines = block.splitlines()
+        output = False  # the line is what a `$` command above it printed
         for number, line in enumerate(lines):
+            output = not line.startswith("$ ") and (output or number > 0
+                                                     and lines[number - 1].startswith("$ "))
+            if output:
+                continue
             command = line[2:] if line.startswith("$ hanamikoji ") else line
             if not command.startswith("hanamikoji "):
                 continue
@@ -53,13 +58,20 @@ def test_every_command_of_the_page_runs(tmp_path):
             done = subprocess.run([sys.executable, "-m", "hanamikoji", *words[1:]],
                                   cwd=tmp_path, env=env, capture_output=True, text=True,
                                   timeout=300)
+            expected = []
+            for after in lines[number + 1:] if line.startswith("$ ") else ():
+                if after.startswith("$ "):
+                    break
+                expected.append(after)
+            if expected and expected[0].startswith("hanamikoji tournament: error: "):
+                # an example of bad usage: one line on stderr, exit 2
+                assert (done.returncode, done.stdout) == (2, ""), (command, done.stderr)
+                assert done.stderr.splitlines() == expected, command
+                shown += 1
+                ran += 1
+                continue
             assert done.returncode == 0, (command, done.stderr)
             if line.startswith("$ "):
-                expected = []
-                for after in lines[number + 1:]:
-                    if after.startswith("$ "):
-                        break
-                    expected.append(after)
                 assert done.stdout.splitlines() == expected, command
                 shown += 1
             else:

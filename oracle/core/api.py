@@ -600,7 +600,7 @@ class Standings:
     def __str__(self) -> str:
         from hanamikoji.oracle.core.tournament import _table
 
-        return "\n".join(_table(dict(self.report)))
+        return "\n".join(_table(dict(self.report), len(self.report["forfeits"])))
 
 
 def tournament(bots: Sequence[str], *, deals: int = 10, seed: int = 0,
@@ -611,8 +611,8 @@ def tournament(bots: Sequence[str], *, deals: int = 10, seed: int = 0,
     this process: each ``[NAME=]BOT`` a built-in bot's name or a bot's command."""
     from hanamikoji.engine.core.errors import OptionError
     from hanamikoji.oracle.core.referee import Limits
-    from hanamikoji.oracle.core.tournament import (BotArgumentError, Tournament, _played,
-                                                   bot_specs, report)
+    from hanamikoji.oracle.core.tournament import (BotArgumentError, Tally, Tournament,
+                                                   _played, bot_specs, forfeit_entry, report)
 
     the_game = _game(game)
     try:
@@ -636,4 +636,9 @@ def tournament(bots: Sequence[str], *, deals: int = 10, seed: int = 0,
     played = Tournament(the_game.name, tuple(sorted(the_game.options_of(config).items())),
                         specs, deals, seed, limits)
     results = tuple(_played(played, played.schedule()))
-    return Standings(report(played, [s.name for s in specs], results), results)
+    names = [s.name for s in specs]
+    tally = Tally(len(names))
+    for result in results:
+        tally.add(result)
+    forfeits = [forfeit_entry(r, names) for r in results if r.forfeit is not None]
+    return Standings(report(played, names, tally, len(results), forfeits), results)

@@ -31,11 +31,9 @@ import itertools
 import json
 import math
 import os
-import pathlib
 import select
 import signal
 import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -45,10 +43,11 @@ import attrs
 
 from hanamikoji.runtime import interrupt
 from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EngineError, UsageError
-from hanamikoji.runtime.processes import KEEPER_FILE, sigint_to_main_thread
+from hanamikoji.runtime.processes import sigint_to_main_thread
 from hanamikoji.runtime.processes import signal_group as _signal_group
 from hanamikoji.engine.core.errors import GameError, OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
+from hanamikoji.runtime import keeper
 from hanamikoji.oracle.core.extension import extension
 from hanamikoji.oracle.core.protocol import (
     BATCH_PROTOCOL,
@@ -122,8 +121,7 @@ _EXTRA = object()
 #: The keeper (:mod:`hanamikoji.runtime.keeper`), which ends every process an adapter started, is used where it
 #: can be: Linux (``prctl(PR_SET_CHILD_SUBREAPER)``). Elsewhere the adapter's process group is
 #: ended, and a process that left the group (``setsid()``) may be left running.
-_KEEPER_FILE = pathlib.Path(KEEPER_FILE)
-KEEPER = sys.platform.startswith("linux")
+KEEPER = keeper.AVAILABLE
 #: Seconds to wait for the end of the other engine's output once it is stopped: as soon as
 #: every process that held it is gone, which stop() sees to; a bound only in case it cannot.
 SETTLE_BOUND = 30.0
@@ -290,7 +288,7 @@ class Engine:
         status = None
         if KEEPER:  # Linux: the keeper ends every descendant, even one that left the group
             status = os.pipe()
-            argv = [sys.executable, "-I", "-S", str(_KEEPER_FILE), str(status[1]), *self.argv]
+            argv = keeper.argv(status[1], self.argv)
         try:
             # Its own process group (session): stop() ends the adapter and whatever it started.
             self.process = subprocess.Popen(
@@ -314,12 +312,10 @@ class Engine:
         self._launched = None
         assert self.process is not None
         if status >= 0:
-            with os.fdopen(status, "rb") as said:
-                word = said.read()
-            if word.startswith(b"error"):
+            reason = keeper.started(status)
+            if reason is not None:
                 self.process.wait()
                 self.process = None
-                reason = word.split(b" ", 2)[2].decode("utf-8", "replace")
                 raise CannotStart(f"cannot start {self.argv[0]!r}: {reason}")
         self.starts += 1
         self.answers = 0  # answer lines read from this process

@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
                                     "timeout": args.timeout, "shrink": args.shrink,
                                     "shard_size": size}, shard_problem)
     start = time.perf_counter()
-    backend = backend_for(args.workers or 1, scheduler_address(args.scheduler))
+    backend = backend_for(args.workers or 1, scheduler_address(args.scheduler),
+                          timeout=getattr(args, "scheduler_timeout", None))
     games = starts = shrink_games = cut_short = 0
     view_keys: tuple[str, ...] | None = None
     found: dict[str, Any] | None = None

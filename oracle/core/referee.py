@@ -1,8 +1,9 @@
 """The referee: one game between bots, every decision checked by the reference engine.
 
 Each seat is a bot (:class:`BotSpec`): a command speaking the bot protocol
-(:mod:`hanamikoji.oracle.core.bot`), started for the game in a process group of its own and
-ended, the whole group, when the game ends or the referee stops for any reason; or a built-in
+(:mod:`hanamikoji.oracle.core.bot`), started for the game in a session of its own under the
+keeper (:mod:`.keeper`, on Linux) and ended, with every process it started, even one that left
+its session, when the game ends or the referee stops for any reason; or a built-in
 bot run in this process (trusted code: no process, no clock). The chance outcomes come from
 their own seeded source (the deal's), so every seating of a deal is dealt the same cards.
 
@@ -34,10 +35,15 @@ from hanamikoji.runtime.processes import sigint_deferred
 from hanamikoji.engine.core.errors import GameError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game, Outcome
 from hanamikoji.engine.core.seeded import game_rng
+from hanamikoji.runtime import keeper
 from hanamikoji.oracle.core.bot import (Bot, decide_request, hooks, new_game_request,
                                         request_of)
 
 __all__ = ["BotSpec", "Forfeit", "Limits", "Played", "play"]
+
+#: Seconds a keeper has to end a bot and what it started (it kills them at once; a bound only
+#: in case it cannot).
+END_BOUND = 30.0
 
 #: The longest line a bot may answer, in bytes (a Maiko view is a few kilobytes; an answer is
 #: a decision).
@@ -131,7 +137,9 @@ class _InProcess:
 
 
 class _Process:
-    """A command bot: its own process group, its answers read against the clock."""
+    """A command bot: its own session, under the keeper; its answers read against the clock.
+    A bot that ends is a crash as soon as it has ended: the keeper then ends whatever it
+    started, and with them every holder of the bot's output, whose end the referee reads."""
 
     def __init__(self, spec: BotSpec) -> None:
         self.argv = spec.argv
@@ -141,12 +149,7 @@ class _Process:
     def start(self, hello: dict[str, Any], limits: Limits) -> None:
         # Ctrl-C held back while the process starts, so that it is ours to end once started.
         with sigint_deferred():
-            try:
-                self.process = subprocess.Popen(
-                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL, start_new_session=True)
-            except OSError as error:
-                raise _Fault("crash", f"cannot start {self.argv[0]!r}: {error.strerror}") from None
+            self.process = _launch(self.argv)
             group_started(self.process.pid)  # ended by the main process if this worker dies
         answer, _ = self._exchange(hello, limits.start, "new_game")
         if not (isinstance(answer, dict) and answer.get("ok") is True
@@ -218,19 +221,65 @@ class _Process:
         return line
 
     def close(self) -> None:
-        """End the bot's whole process group and reap the process."""
+        """End the bot and every process it started, and reap the bot's process."""
         process, self.process = self.process, None
         if process is None:
             return
-        signal_group(process.pid, signal.SIGKILL)
         for stream in (process.stdin, process.stdout):
             try:
                 if stream is not None:
                     stream.close()
             except OSError:
                 pass
-        process.wait()
+        _end(process)
         group_ended(process.pid)
+
+
+def _launch(argv: Sequence[str]) -> subprocess.Popen[bytes]:
+    """Start a command bot in a session of its own, under the keeper where there is one
+    (:mod:`.keeper`, Linux): the keeper's process is the one returned, the bot its child."""
+    status = os.pipe() if keeper.AVAILABLE else None
+    command = list(argv) if status is None else keeper.argv(status[1], argv, grace=0)
+    try:
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=True, pass_fds=() if status is None else (status[1],))
+    except OSError as error:
+        reason: str | None = str(error.strerror or error)
+    else:
+        reason = None
+    if status is not None:
+        os.close(status[1])
+        if reason is None:
+            reason = keeper.started(status[0])
+            if reason is not None:
+                process.wait()
+        else:
+            os.close(status[0])
+    if reason is not None:
+        raise _Fault("crash", f"cannot start {argv[0]!r}: {reason}")
+    return process
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    """End a bot's process (:func:`_launch`) and everything it started, and reap it. Under the
+    keeper: a SIGTERM to the keeper, which kills every descendant of the bot at once (its grace
+    is 0), whatever session it moved to, then exits; a keeper that does not is killed with its
+    group after :data:`END_BOUND` seconds. Without a keeper: the bot's process group is
+    killed."""
+    if not keeper.AVAILABLE:
+        signal_group(process.pid, signal.SIGKILL)
+        process.wait()
+        return
+    try:
+        process.send_signal(signal.SIGTERM)
+    except OSError:
+        pass
+    try:
+        process.wait(timeout=END_BOUND)
+    except subprocess.TimeoutExpired:
+        signal_group(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def _no_constant(name: str) -> Any:

@@ -31,7 +31,7 @@ import itertools
 import json
 import math
 import shlex
-from typing import Any, Generator, Iterator, Sequence
+from typing import Any, Generator, Iterable, Iterator, Sequence, overload
 
 import attrs
 
@@ -40,8 +40,8 @@ from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.bot import built_in
 from hanamikoji.oracle.core.referee import BotSpec, Limits, play
 
-__all__ = ["GameResult", "Standing", "Tournament", "bradley_terry", "play_unit", "standings",
-           "tournament_shard", "wilson"]
+__all__ = ["GameResult", "Schedule", "Standing", "Tally", "Tournament", "bradley_terry",
+           "play_unit", "standings", "tournament_shard", "wilson"]
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -68,13 +68,53 @@ class Tournament:
         game, config = self.game_and_config()
         return game.num_players(config)
 
-    def schedule(self) -> list[tuple[tuple[int, ...], int]]:
-        """Each game's seating (bot indices, seat by seat) and deal, in schedule order."""
-        seats = self.seats()
-        return [(seating, deal)
-                for group in itertools.combinations(range(len(self.bots)), seats)
-                for deal in range(self.deals)
-                for seating in itertools.permutations(group)]
+    def schedule(self) -> Schedule:
+        """Each game's seating (bot indices, seat by seat) and deal, in schedule order: a lazy
+        sequence, whose games are made as they are asked for."""
+        return Schedule(len(self.bots), self.seats(), self.deals)
+
+
+class Schedule(Sequence[tuple[tuple[int, ...], int]]):
+    """The games of a double round-robin, in order: every group of ``seats`` of the ``bots``
+    (in ``itertools.combinations`` order), then every deal, then every seating of the group
+    (``itertools.permutations`` order). Game ``i`` is computed from ``i`` (:meth:`__getitem__`)
+    and iterating makes one game at a time, so the schedule holds only its groups, whatever
+    ``deals`` is: a tournament of 10**15 deals starts at once and its memory stays flat."""
+
+    def __init__(self, bots: int, seats: int, deals: int) -> None:
+        self.seats, self.deals = seats, deals
+        self.groups = tuple(itertools.combinations(range(bots), seats))
+        self.per_deal = math.factorial(seats)
+        #: The number of games (``len``, which Python bounds by ``sys.maxsize``, for a size
+        #: that fits).
+        self.size = len(self.groups) * deals * self.per_deal
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        for group in self.groups:
+            for deal in range(self.deals):
+                for seating in itertools.permutations(group):
+                    yield seating, deal
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[tuple[int, ...], int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[tuple[int, ...], int]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.size))]
+        if index < 0:
+            index += self.size
+        if not 0 <= index < self.size:
+            raise IndexError(f"game {index} of a schedule of {self.size}")
+        group, within = divmod(index, self.deals * self.per_deal)
+        deal, seating = divmod(within, self.per_deal)
+        permutations = itertools.permutations(self.groups[group])
+        return next(itertools.islice(permutations, seating, None)), deal
 
 
 @attrs.frozen
@@ -125,7 +165,7 @@ def play_unit(tournament: Tournament, index: int,
     """Game ``index`` of ``tournament``'s schedule, played (``schedule``: the tournament's,
     when the caller has it already)."""
     game, config = tournament.game_and_config()
-    seating, deal = (schedule or tournament.schedule())[index]
+    seating, deal = (tournament.schedule() if schedule is None else schedule)[index]
     played = play(game, config, [tournament.bots[b] for b in seating],
                   deal_seed=tournament.seed, deal=deal,
                   bot_seeds=[bot_seed(tournament.seed, index, p) for p in range(len(seating))],
@@ -235,16 +275,20 @@ def bradley_terry(wins: Sequence[Sequence[float]], iterations: int = 500) -> lis
     return [400 * math.log10(x) for x in p]
 
 
-def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[Standing]:
-    """The standings of ``results`` (in schedule order), best rating first (then name)."""
-    n = len(names)
-    tally = [[0, 0, 0, 0, 0] for _ in names]  # games, wins, losses, draws, forfeits
-    beat = [[0.0] * n for _ in names]
-    for result in results:
+class Tally:
+    """The counts the standings are made of, added game by game (:meth:`add`), so that a
+    tournament keeps no game once counted: per bot its games, wins, losses, draws and
+    forfeits, and per pair of bots the wins of one over the other (a tie half each way)."""
+
+    def __init__(self, bots: int) -> None:
+        self.rows = [[0, 0, 0, 0, 0] for _ in range(bots)]  # games, wins, losses, draws, forfeits
+        self.beat = [[0.0] * bots for _ in range(bots)]
+
+    def add(self, result: GameResult) -> None:
         seats = len(result.seating)
         everyone = len(result.winners) == seats
         for seat, bot in enumerate(result.seating):
-            row = tally[bot]
+            row = self.rows[bot]
             row[0] += 1
             if everyone:
                 row[3] += 1
@@ -258,21 +302,32 @@ def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[Stand
             x, y = result.seating[a], result.seating[b]
             won_a, won_b = a in result.winners, b in result.winners
             if won_a == won_b:
-                beat[x][y] += 0.5
-                beat[y][x] += 0.5
+                self.beat[x][y] += 0.5
+                self.beat[y][x] += 0.5
             elif won_a:
-                beat[x][y] += 1
+                self.beat[x][y] += 1
             else:
-                beat[y][x] += 1
-    ratings = bradley_terry(beat)
-    out = []
-    for i, name in enumerate(names):
-        games, wins, losses, draws, forfeits = tally[i]
-        score = wins + draws / 2
-        low, high = wilson(score, games)
-        out.append(Standing(name, games, wins, losses, draws, forfeits,
-                            score / games if games else 0.0, low, high, ratings[i]))
-    return sorted(out, key=lambda s: (-round(s.rating, 1), s.name))
+                self.beat[y][x] += 1
+
+    def standings(self, names: Sequence[str]) -> list[Standing]:
+        """The standings so far, best rating first (then name)."""
+        ratings = bradley_terry(self.beat)
+        out = []
+        for i, name in enumerate(names):
+            games, wins, losses, draws, forfeits = self.rows[i]
+            score = wins + draws / 2
+            low, high = wilson(score, games)
+            out.append(Standing(name, games, wins, losses, draws, forfeits,
+                                score / games if games else 0.0, low, high, ratings[i]))
+        return sorted(out, key=lambda s: (-round(s.rating, 1), s.name))
+
+
+def standings(names: Sequence[str], results: Iterable[GameResult]) -> list[Standing]:
+    """The standings of ``results`` (in schedule order), best rating first (then name)."""
+    tally = Tally(len(names))
+    for result in results:
+        tally.add(result)
+    return tally.standings(names)
 
 
 # --- the command -----------------------------------------------------------------------------
@@ -300,6 +355,7 @@ def bot_specs(game: Game, words: Sequence[str]) -> tuple[BotSpec, ...]:
             raise BotArgumentError(f"bot {word!r}: {error}") from None
         if not argv:
             raise BotArgumentError(f"bot {word!r}: no command")
+        _check_command(game, word, argv[0], known)
         made.append((name, BotSpec(name, argv=argv)))
     counts: dict[str, int] = {}
     for name, _ in made:
@@ -314,7 +370,33 @@ def bot_specs(game: Game, words: Sequence[str]) -> tuple[BotSpec, ...]:
     return tuple(out)
 
 
-def _table(report: dict[str, Any]) -> Iterator[str]:
+def _check_command(game: Game, word: str, program: str, known: Iterable[str]) -> None:
+    """Refuse a bot that is no built-in bot of ``game`` and whose program cannot be run here
+    (no such file, or not on the ``PATH``), before any game: run as a command it would only
+    forfeit every game. The nearest built-in bot's name is suggested."""
+    import difflib
+    import os
+    import shutil
+
+    if os.sep in program or (os.altsep and os.altsep in program):
+        if os.path.isfile(program) and os.access(program, os.X_OK):
+            return
+        problem = f"no program {program!r} can be run (no such file, or not executable)"
+    elif shutil.which(program) is not None:
+        return
+    else:
+        problem = f"no command {program!r} is on the PATH"
+    nearest = difflib.get_close_matches(program, list(known), n=1, cutoff=0.0)
+    hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
+    raise BotArgumentError(f"bot {word!r}: not a built-in bot of {game.name} (those are "
+                           f"{', '.join(sorted(known))}) and {problem}{hint}")
+
+
+#: The forfeits the text report lists (``--json`` lists every one).
+FORFEITS_SHOWN = 10
+
+
+def _table(report: dict[str, Any], forfeits: int) -> Iterator[str]:
     deals = report["deals"]
     yield (f"{report['game']}: {len(report['standings'])} bots, {deals} deal{'s' * (deals != 1)} "
            f"per group, {report['games']} games, seed {report['seed']}")
@@ -326,35 +408,40 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
         yield (f"{s['bot']:<{width}}  {s['games']:>6} {s['wins']:>6} {s['losses']:>6} "
                f"{s['draws']:>6} {s['forfeits']:>8}  {s['win_rate']:>8.3f}  "
                f"{low:.3f} .. {high:.3f}  {s['rating']:>7.1f}")
-    for f in report["forfeits"][:10]:
+    for f in report["forfeits"][:FORFEITS_SHOWN]:
         rule = f" [{f['rule']}]" if f["rule"] else ""
         yield f"forfeit: game {f['game']}, {f['bot']} (seat {f['seat']}): {f['kind']}{rule}: " \
               f"{f['message']}"
-    if len(report["forfeits"]) > 10:
-        yield f"... and {len(report['forfeits']) - 10} more forfeits"
+    if forfeits > FORFEITS_SHOWN:
+        yield f"... and {forfeits - FORFEITS_SHOWN} more forfeits"
 
 
-def report(tournament: Tournament, names: Sequence[str],
-           results: Sequence[GameResult]) -> dict[str, Any]:
-    """What ``tournament --json`` prints: the tournament, its standings and its forfeits."""
+def report(tournament: Tournament, names: Sequence[str], tally: Tally, games: int,
+           forfeits: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """What ``tournament --json`` prints: the tournament, its standings (of ``tally``, over
+    ``games`` games) and the forfeits listed (:func:`forfeit_entry`)."""
     game, config = tournament.game_and_config()
     limits = tournament.limits
     return {
         "game": game.name, "options": game.options_of(config), "seed": tournament.seed,
-        "deals": tournament.deals, "games": len(results),
+        "deals": tournament.deals, "games": games,
         "limits": {"decision": limits.decision, "game": limits.game, "start": limits.start},
-        "standings": [s.to_json() for s in standings(names, results)],
-        "forfeits": [{"game": r.index, **r.to_json(names)["forfeit"]}
-                     for r in results if r.forfeit is not None],
+        "standings": [s.to_json() for s in tally.standings(names)],
+        "forfeits": list(forfeits),
     }
 
 
-def _played(tournament: Tournament, schedule: Sequence[Any]
+def forfeit_entry(result: GameResult, names: Sequence[str]) -> dict[str, Any]:
+    """A forfeit as the report lists it: the game's number, then the forfeit's fields."""
+    return {"game": result.index, **result.to_json(names)["forfeit"]}
+
+
+def _played(tournament: Tournament, schedule: Schedule
             ) -> Generator[GameResult, None, None]:
     """The games of the schedule played one after another in this process."""
     from hanamikoji.runtime import interrupt
 
-    for index in range(len(schedule)):
+    for index in range(schedule.size):
         interrupt.check()
         yield play_unit(tournament, index, schedule)
 
@@ -410,8 +497,14 @@ def run(args: argparse.Namespace) -> int:
                 "limits": [args.decision_time, args.game_time, args.start_time],
                 "shard_size": args.shard_size}, shard_problem)
         # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
-        backend = backend_for(args.workers, scheduler)
-    results: list[GameResult] = []
+        backend = backend_for(args.workers, scheduler,
+                              timeout=getattr(args, "scheduler_timeout", None))
+    # Each game is counted (tally) and written as it comes, then dropped: memory stays flat
+    # at any --deals, but for the forfeits the report lists (all with --json, else the first
+    # ten and a count).
+    tally = Tally(len(names))
+    played_games = 0
+    listed: list[dict[str, Any]] = []
     progress = progress_bar(counted=("forfeits",))
     forfeits = 0
     with contextlib.ExitStack() as stack:
@@ -427,26 +520,30 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:
             stack.callback(progress.stop)
             progress.start()
-            task = progress.add_task("playing", total=len(schedule), forfeits=0)
+            task = progress.add_task("playing", total=schedule.size, forfeits=0)
         if backend is None:
             played: Generator[GameResult, None, None] = _played(tournament, schedule)
         else:
-            played = _merged(run_shards(shards(tournament, len(schedule), args.shard_size),
+            played = _merged(run_shards(shards(tournament, schedule.size, args.shard_size),
                                         backend, store))
             stack.callback(played.close)  # Ctrl-C: the workers stopped, finished shards kept
         for result in played:
-            results.append(result)
-            forfeits += result.forfeit is not None
+            tally.add(result)
+            played_games += 1
+            if result.forfeit is not None:
+                forfeits += 1
+                if args.json or len(listed) < FORFEITS_SHOWN:
+                    listed.append(forfeit_entry(result, names))
             if records is not None and games is not None:
                 if result.forfeit is None:
                     records.write(json.dumps(result.game, separators=(",", ":")) + "\n")
                 games.write(json.dumps(result.to_json(names), separators=(",", ":")) + "\n")
             if task is not None:
-                progress.update(task, completed=len(results), forfeits=forfeits)
-    summary = report(tournament, names, results)
+                progress.update(task, completed=played_games, forfeits=forfeits)
+    summary = report(tournament, names, tally, played_games, listed)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        for line in _table(summary):
+        for line in _table(summary, forfeits):
             print(line)
     return EXIT_OK

@@ -211,7 +211,8 @@ def run_campaign(args: argparse.Namespace) -> int:
                                     "shard_size": args.shard_size,
                                     "inputs": [_identity(i.path) for i in inputs]},
                       lambda shard, blob: shard_problem(pieces[shard.name], blob))
-    backend = backend_for(args.workers, scheduler_address(args.scheduler))
+    backend = backend_for(args.workers, scheduler_address(args.scheduler),
+                          timeout=getattr(args, "scheduler_timeout", None))
     shards = [shard for item in inputs for shard in (item.shards or ())]
     blobs = run_shards(shards, backend, store)
     tally = V.Tally()
