@@ -8,6 +8,7 @@ fetched but the page's own file. Skipped, saying why, where Playwright or Chromi
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import random
@@ -300,7 +301,18 @@ def test_the_stats_page_draws_its_plots_fetching_nothing(browser, tmp_path):
     assert main(["simulate", "--games", "6", "--records", str(records)]) == 0
     assert main(["stats", str(records), "--html", str(tmp_path / "stats.html")]) == 0
     shown = Opened(browser, tmp_path / "stats.html")
-    assert shown.count("figure.plot svg") == 7  # lengths, reasons, seats, geisha and charm x 2
+    # lengths, reasons, seats, geisha and charm x 2, then the chance outcomes against a fair
+    # shuffle's expectation (audit), as many as the audit of these records plots
+    from hanamikoji.engine.core.registry import get
+    from hanamikoji.oracle.core.audit import audit
+    from hanamikoji.viewer.core.plots import audit_charts
+
+    game = get("hanamikoji")
+    finals = [(game, game.read_record(json.loads(line)))
+              for line in records.read_text().splitlines()]
+    chance = sum(len(charts) for _, charts in audit_charts(audit(finals)))
+    assert chance >= 2
+    assert shown.count("figure.plot svg") == 7 + chance
     assert shown.count("figure.plot rect.bar") > 0
     shown.close()
 
