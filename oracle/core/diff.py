@@ -685,8 +685,27 @@ class DiffExtension:
         return check_seeded(game, configs[0] if configs else game.configure(), argv, timeout)
 
     def play(self, data: Any, engine: Engine, configs: Sequence[Any]) -> None:
-        """One game, drawn by Hypothesis from ``data`` (:func:`play`)."""
-        play(data, engine, self.game, configs)
+        """One game, drawn by Hypothesis from ``data`` (``st.data()``), compared on ``engine``
+        step by step (:meth:`play_drawn`)."""
+        from hanamikoji.oracle.core.diff_draw import HypothesisDraws
+
+        engine.ensure_started()
+        self.play_drawn(HypothesisDraws(data),
+                        lambda config, first: DiffGame(engine, self.game, config, first), configs)
+
+    def play_drawn(self, draws: Any, match_for: Callable[[Any, int], Any],
+                   configs: Sequence[Any]) -> None:
+        """One game, its choices from ``draws`` (:class:`.diff_draw.Draws`), compared by the
+        match ``match_for(config, first_player)`` makes (:func:`play_drawn`). A game that
+        plays its own way overrides this; one that overrides only :meth:`play` (written
+        before there was this hook) has its games drawn by Hypothesis as they were."""
+        play_drawn(draws, match_for, self.game, configs)
+
+    def draws_its_games(self) -> bool:
+        """Whether this game's games go through :meth:`play_drawn` (drawn from a seeded
+        source, Hypothesis brought in only to shrink), not an older :meth:`play` of its own."""
+        own = type(self)
+        return own.play is DiffExtension.play or own.play_drawn is not DiffExtension.play_drawn
 
 
 def hooks(game: Game) -> DiffExtension:
@@ -991,12 +1010,14 @@ class DiffGame:
         are); any other answer is judged part by part."""
         if self.view_keys is not None:
             return None
+        from hanamikoji.oracle.core.protocol import answer_text
+
         game = self.game
-        return [dumps({"current_player": player_json(game.current_player(state))}),
+        return [answer_text("current_player", player_json(game.current_player(state))),
                 legal_actions_text(game, game.legal_actions(state)),
-                *(f'{{"view":{view_text(game, game.observe(state, p))}}}'
-                  for p in game.players(state)),
-                dumps({"result": game.record_result_json(state)})]
+                *[f'{{"view":{view_text(game, game.observe(state, p))}}}'
+                  for p in game.players(state)],
+                answer_text("result", game.record_result_json(state))]
 
     def batch(self, requests: list[dict[str, Any]],
               texts: Callable[[], list[str] | None]) -> Any:
@@ -1233,10 +1254,23 @@ def drawing(data: Any) -> Callable[..., Any]:
 
 def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
          plan: Callable[[Any], Any] | None = None) -> None:
-    """One game, drawn by Hypothesis from ``data``, compared at every step: the options among
-    ``configs``, the first player, every chance outcome (drawn by the game from a drawn seed) and
-    every decision among the reference's legal ones; now and then a probe, a decision legal
-    earlier in the game that the rules forbid now.
+    """One game, drawn by Hypothesis from ``data`` (``st.data()``), compared at every step on
+    ``engine`` (:func:`play_drawn`)."""
+    from hanamikoji.oracle.core.diff_draw import HypothesisDraws
+
+    engine.ensure_started()
+    play_drawn(HypothesisDraws(data), lambda config, first: DiffGame(engine, game, config, first),
+               game, configs, plan)
+
+
+def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
+               configs: Sequence[Any], plan: Callable[[Any], Any] | None = None) -> None:
+    """One game, its choices from ``draws`` (:class:`.diff_draw.Draws`), compared at every step
+    by the match ``match_for(config, first_player)`` makes (a :class:`DiffGame`, or one that
+    writes the whole game down first): the options among ``configs``, the first player, every
+    chance outcome (drawn by the game from a drawn seed) and every decision among the
+    reference's legal ones; now and then a probe, a decision legal earlier in the game that the
+    rules forbid now.
 
     ``plan`` (a game's own, optional) gives a decision for a state, or None: what a player who
     knows everything the reference knows would do to bring about what uniform play rarely
@@ -1244,14 +1278,11 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
     draws shrink to) then follow it for about three decisions in four, the others never."""
     import random
 
-    from hypothesis import strategies as st
-
-    engine.ensure_started()
-    draw = drawing(data)
-    config = draw(st.sampled_from(list(configs)), label="options")
-    first = draw(st.integers(0, game.num_players(config) - 1), label="first_player")
-    planned = plan is not None and draw(st.integers(0, 1), label="planned game") == 0
-    match = DiffGame(engine, game, config, first)
+    integer = draws.integer
+    config = configs[integer(0, len(configs) - 1)]
+    first = integer(0, game.num_players(config) - 1)
+    planned = plan is not None and integer(0, 1) == 0
+    match = match_for(config, first)
     state = match.start()
     # Decisions legal somewhere earlier in this game, each once: the probes. The first and the
     # last few of each legal list are kept (a game lists its kinds of decision in an order of
@@ -1264,13 +1295,12 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
         if game.is_terminal(state):
             return
         if game.current_player(state) == CHANCE:
-            seed = draw(st.integers(0, 2 ** 32 - 1), label="chance seed")
+            seed = integer(0, 2 ** 32 - 1)
             state = match.send(state, game.sample_chance(state, random.Random(seed)))
             continue
         legal = game.legal_actions(state)
-        if seen and draw(st.integers(0, 3), label="probe") == 0:
-            match.probe(state, seen[draw(st.integers(0, len(seen) - 1),
-                                              label="forbidden decision")])
+        if seen and integer(0, 3) == 0:
+            match.probe(state, seen[integer(0, len(seen) - 1)])
         for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
             key = decision  # its own key when it can be one, else its JSON text
             try:
@@ -1282,14 +1312,13 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
                 known.add(key)
                 seen.append(decision)
         decision = None
-        if planned and draw(st.integers(0, 3), label="follow the plan") < 3:
+        if planned and integer(0, 3) < 3:
             decision = plan(state)  # type: ignore[misc]
             if decision not in legal:
                 decision = None
         if decision is None:
-            # An index, not sampled_from(legal): the same uniform choice, shrinking towards
-            # the first decision, without hashing the whole list at every step of a long game.
-            decision = legal[draw(st.integers(0, len(legal) - 1), label="decision")]
+            # An index: a uniform choice, shrinking towards the first decision.
+            decision = legal[integer(0, len(legal) - 1)]
         state = match.send(state, decision)
 
 
@@ -1474,6 +1503,11 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     if divergence is not None:
         engine.stop()
         return Report(0, divergence, engine.starts, time.perf_counter() - start, False)
+    if hooks(game).draws_its_games():  # a seeded source, Hypothesis only to shrink
+        from hanamikoji.oracle.core.diff_script import compare_drawn
+
+        return compare_drawn(engine, game, configs, games=games, seed=seed, shrink=shrink,
+                             progress=progress, start=start)
     # Games compared, as asked (each played to its end, or to the divergence found in it);
     # games Hypothesis cut short when its budget of draws for one game ran out (compared as
     # far as they went, not counted); games replayed while shrinking.

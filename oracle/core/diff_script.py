@@ -1,0 +1,334 @@
+"""``diff``'s hot loop: each game drawn from a plain seeded source, played on the reference
+alone and written down, then sent to the other engine in as few lines as the protocol allows.
+
+The harness draws every choice of a game itself (:class:`.diff_draw.SeededDraws`) and never
+needs the other engine's answers to go on, so with an adapter that declares protocol 3 a whole
+game is one ``batch``: every decision, chance outcome and probe, each followed by the requests
+of the step it reaches, exactly the requests :class:`~.diff.DiffGame` sends, in its order. Its
+answer line is compared as text with the reference's answers (a probe's answer, whatever its
+words, must be an error): the same verdict as judging each answer alone, for the reference's
+own text. A game whose answers are anything else is played again on the other engine the
+way it always was, step by step from the same choices (:class:`~.diff.DiffGame`): the
+divergence and its report are then the same as before. Hypothesis comes in only then, to shrink
+the choices of that game (:func:`.diff_draw.shrink`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+from hanamikoji.engine.core.errors import GameError
+from hanamikoji.engine.core.game import Game
+from hanamikoji.oracle.core import diff as _diff
+from hanamikoji.oracle.core.diff import (
+    DiffGame,
+    Divergence,
+    DivergenceFound,
+    Engine,
+    EngineFailure,
+    Progress,
+    Report,
+    _Stop,
+    _Unstarted,
+    cannot_start,
+    hooks,
+    seed_only_draws,
+)
+from hanamikoji.oracle.core.diff_draw import SeededDraws, shrink as shrink_choices
+from hanamikoji.oracle.core.protocol import batch_request
+
+#: A game's requests are sent once the reference's answers to them reach this many characters
+#: (a long game is sent in several batches, each far below the harness's line limit).
+BATCH_CHARS = 1 << 20
+
+
+class Unscripted(Exception):
+    """The other engine does not answer batches (or compares only some keys of a view): its
+    games are played step by step."""
+
+
+class Mismatch(Exception):
+    """The other engine's answer line to a batch is not the reference's answers."""
+
+
+class ScriptedGame(DiffGame):
+    """A game played on the reference alone, each request written down with the reference's
+    answer as canonical text (None: a probe, whose answer must be an error), and sent to the
+    other engine in batches (:meth:`flush`); :class:`Mismatch` when its answers differ."""
+
+    def __init__(self, engine: Engine, game: Game, config: Any, first_player: int) -> None:
+        super().__init__(engine, game, config, first_player)
+        self.requests: list[dict[str, Any]] = []
+        self.expected: list[str | None] = []
+        self.chars = 0
+        #: Requests sent in earlier batches of this game.
+        self.sent = 0
+
+    def start(self) -> Any:
+        state = super().start()  # new_game, asked alone: its answer declares the protocol
+        if not self.engine.batched or self.view_keys is not None:
+            raise Unscripted
+        return state
+
+    def _add(self, requests: list[dict[str, Any]], texts: Sequence[str | None]) -> None:
+        self.requests.extend(requests)
+        self.expected.extend(texts)
+        self.chars += sum(len(t) for t in texts if t is not None)
+        if self.chars >= BATCH_CHARS:
+            self.flush()
+
+    def compare(self, state: Any) -> None:
+        texts = self.step_texts(state)
+        assert texts is not None  # whole views: start() saw to it
+        self._add(self.step_requests(state), texts)
+
+    def send(self, state: Any, decision: Any) -> Any:
+        after = self.game.apply(state, decision)
+        self._add([self.request_for(state, decision)], ('{"ok":true}',))
+        return after
+
+    def probe(self, state: Any, decision: Any) -> None:
+        try:
+            self.game.apply(state, decision)
+        except GameError:
+            self._add([self.request_for(state, decision)], (None,))
+
+    def flush(self) -> None:
+        """Send the requests written down since the last batch, in one batch, and compare."""
+        if not self.requests:
+            return
+        requests, expected = self.requests, self.expected
+        self.requests, self.expected, self.chars = [], [], 0
+        self.sent += len(requests)
+        line = self.engine.request_line(batch_request(requests))
+        if not agrees(line, expected):
+            raise Mismatch
+
+
+_DECODER = json.JSONDecoder()
+
+
+def agrees(line: bytes, expected: Sequence[str | None]) -> bool:
+    """Whether ``line`` is ``{"answers": [...]}`` with the texts ``expected`` in order, where a
+    None is any JSON object with an ``"error"`` (the answer to a probe)."""
+    if None not in expected:
+        return line == ('{"answers":[' + ",".join(expected) + "]}\n").encode()  # type: ignore
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    head = '{"answers":['
+    if not text.startswith(head):
+        return False
+    at = len(head)
+    for index, part in enumerate(expected):
+        if index:
+            if not text.startswith(",", at):
+                return False
+            at += 1
+        if part is None:
+            try:
+                value, at = _DECODER.raw_decode(text, at)
+            except ValueError:
+                return False
+            if not (isinstance(value, dict) and "error" in value):
+                return False
+        else:
+            if not text.startswith(part, at):
+                return False
+            at += len(part)
+    return text[at:] == "]}\n"
+
+
+_limit_lock = threading.Lock()
+_limit_users = 0
+_limit_saved = 0
+
+
+@contextmanager
+def free_stackframes() -> Iterator[None]:
+    """Room for 2,000 more frames while games are played, as Hypothesis makes while a test
+    runs (``ensure_free_stackframes``): an answer nested deeply is then read the same in a game
+    played here as in one Hypothesis replays while shrinking. Nests, and holds across threads
+    (the limit is the interpreter's)."""
+    global _limit_users, _limit_saved
+    depth = 0
+    frame: Any = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    with _limit_lock:
+        if _limit_users == 0:
+            _limit_saved = sys.getrecursionlimit()
+        _limit_users += 1
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), depth + 2000))
+    try:
+        yield
+    finally:
+        with _limit_lock:
+            _limit_users -= 1
+            if _limit_users == 0:
+                sys.setrecursionlimit(_limit_saved)
+
+
+def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: int, seed: int,
+                  shrink: int, progress: Progress | None, start: float) -> Report:
+    """:func:`~.diff.compare_engines` after its check of seeded chance: ``games`` games, game
+    ``i`` drawn from ``SeededDraws(seed, i)``, each sent as batches where the engine answers
+    them; the first divergence, shrunk by Hypothesis from that game's choices in at most
+    ``shrink`` more games."""
+    hook = hooks(game)
+    scripting = True  # until the engine shows it does not answer batches
+
+    def live(draws: Any) -> None:
+        engine.ensure_started()
+        hook.play_drawn(draws, lambda config, first: DiffGame(engine, game, config, first),
+                        configs)
+
+    def scripted(index: int) -> ScriptedGame | bool | None:
+        """Game ``index`` sent as batches: None when its answers were the reference's, True
+        when the engine does not answer batches, else the game (its answers differ, or the
+        engine failed while they were read)."""
+        nonlocal scripting
+        made: list[ScriptedGame] = []
+
+        def match_for(config: Any, first: int) -> ScriptedGame:
+            made.append(ScriptedGame(engine, game, config, first))
+            return made[0]
+
+        if not scripting:
+            return True
+        engine.ensure_started()
+        try:
+            hook.play_drawn(SeededDraws(seed, index), match_for, configs)
+            made[0].flush()
+            return None
+        except Unscripted:
+            scripting = False
+            return True
+        except EngineFailure as failure:
+            if failure.unstarted:
+                raise _Unstarted(cannot_start(engine.argv, failure)) from None
+        except (Mismatch, DivergenceFound, _Stop):
+            pass
+        return made[0] if made else True
+
+    if progress is not None:
+        progress("comparing", 0, games, engine.decisions)
+    found: tuple[Divergence, list[int], bool] | None = None
+    try:
+        with free_stackframes():
+            found, compared = _first_found(scripted, live, seed, games, progress, engine)
+        divergence = None if found is None else found[0]
+        hung = found is not None and found[2]
+        shrinking = 0
+        if found is not None and shrink > 0 and not hung:
+            divergence, hung, shrinking = _shrunk(live, found[0], found[1], seed, shrink,
+                                                  engine, progress)
+    except _Unstarted as unstarted:
+        engine.stop()
+        raise unstarted.error from None
+    except BaseException:
+        engine.stop()
+        raise
+    # Read the engine's output to its end: a line nobody asked for is the diagnosis, whatever
+    # the answers before it looked like (a request answered twice shifts every later answer).
+    extra = engine.settle()
+    if extra is not None and not (divergence is not None and hung and
+                                  divergence.message == extra.message):
+        divergence = Divergence(None, None, (), extra.request, None, None, extra.message,
+                                game.name, where="when the engine was stopped after the games")
+        hung = True
+    return Report(compared, divergence, engine.starts, time.perf_counter() - start,
+                  shrink > 0 and divergence is not None and not hung,
+                  getattr(engine, "view_keys", None), shrinking, 0)
+
+
+def _first_found(scripted: Callable[[int], Any], live: Callable[[Any], None], seed: int,
+                 games: int, progress: Progress | None,
+                 engine: Engine) -> tuple[tuple[Divergence, list[int], bool] | None, int]:
+    """The games in order until one diverges: that divergence (:func:`_replayed`) or None,
+    and the games compared."""
+    compared = 0
+    for index in range(games):
+        _diff.interrupt.check()
+        again = scripted(index)
+        found = None if again is None else _replayed(live, seed, index, again)
+        compared += 1
+        if progress is not None:
+            progress("comparing", compared, games, engine.decisions)
+        if found is not None:
+            return found, compared
+    return None, compared
+
+
+def _replayed(live: Callable[[Any], None], seed: int, index: int,
+              scripted: Any) -> tuple[Divergence, list[int], bool] | None:
+    """Game ``index`` played again step by step on the other engine: its divergence, the
+    choices that led to it and whether it ended the search (a hang, a protocol error), or
+    None when it agrees. ``scripted``: the game as sent in batches (True: it was not)."""
+    draws = SeededDraws(seed, index)
+    try:
+        live(draws)
+    except DivergenceFound as found:
+        return found.divergence, draws.choices, False
+    except _Stop as stop:
+        return stop.divergence, draws.choices, stop.hang
+    if not isinstance(scripted, ScriptedGame):
+        return None
+    # Step by step it agreed, but not in batches: the batches are what differs.
+    return (Divergence(scripted.label, scripted.first_player, (),
+                       {"op": "batch", "requests": len(scripted.requests) + scripted.sent},
+                       None, None, "the answers to the requests of a game sent in batches "
+                       "differ from the answers to the same requests sent one step at a time",
+                       game=scripted.game.name,
+                       options=tuple(scripted.game.options_of(scripted.config).items())),
+            draws.choices, True)
+
+
+def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], seed: int,
+            shrink: int, engine: Engine,
+            progress: Progress | None) -> tuple[Divergence, bool, int]:
+    """Hypothesis shrinks the game of ``choices`` (which diverged as ``first``) in at most
+    ``shrink`` more games: the smallest divergence, whether the search ended on a hang, and
+    the games played."""
+    from hypothesis.errors import Flaky
+
+    best = first
+    played = 0
+
+    def test(draws: Any) -> None:
+        nonlocal best, played
+        _diff.interrupt.check()  # the one Ctrl-C check of the harness (through its module)
+        if played >= shrink:
+            raise _Stop(best)
+        played += 1
+        try:
+            live(draws)
+        except DivergenceFound as found:
+            if found.divergence.size() < best.size():
+                best = found.divergence
+            raise
+        finally:
+            if progress is not None:
+                progress("shrinking", played, shrink, engine.decisions)
+
+    hung = False
+    divergence = best
+    try:
+        with seed_only_draws():
+            shrink_choices(test, choices, seed, shrink + 1)
+    except DivergenceFound as found:
+        divergence = found.divergence
+    except _Stop as stop:
+        divergence, hung = stop.divergence, stop.hang
+    except Flaky:
+        divergence = best
+    if best.size() < divergence.size():
+        divergence = best
+    return divergence, hung, played
