@@ -47,11 +47,6 @@ from hanamikoji.oracle.core.protocol import batch_request
 BATCH_CHARS = 1 << 20
 
 
-class Unscripted(Exception):
-    """The other engine does not answer batches (or compares only some keys of a view): its
-    games are played step by step."""
-
-
 class Mismatch(Exception):
     """The other engine's answer line to a batch is not the reference's answers."""
 
@@ -68,11 +63,13 @@ class ScriptedGame(DiffGame):
         self.chars = 0
         #: Requests sent in earlier batches of this game.
         self.sent = 0
+        #: The game is played step by step, as a :class:`~.diff.DiffGame` plays it: the
+        #: engine does not answer batches, or compares only some keys of a view.
+        self.live = False
 
     def start(self) -> Any:
         state = super().start()  # new_game, asked alone: its answer declares the protocol
-        if not self.engine.batched or self.view_keys is not None:
-            raise Unscripted
+        self.live = not self.engine.batched or self.view_keys is not None
         return state
 
     def _add(self, requests: list[dict[str, Any]], texts: Sequence[str | None]) -> None:
@@ -83,16 +80,24 @@ class ScriptedGame(DiffGame):
             self.flush()
 
     def compare(self, state: Any) -> None:
+        if self.live:
+            super().compare(state)
+            return
         texts = self.step_texts(state)
         assert texts is not None  # whole views: start() saw to it
         self._add(self.step_requests(state), texts)
 
     def send(self, state: Any, decision: Any) -> Any:
+        if self.live:
+            return super().send(state, decision)
         after = self.game.apply(state, decision)
         self._add([self.request_for(state, decision)], ('{"ok":true}',))
         return after
 
     def probe(self, state: Any, decision: Any) -> None:
+        if self.live:
+            super().probe(state, decision)
+            return
         try:
             self.game.apply(state, decision)
         except GameError:
@@ -183,47 +188,46 @@ def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: 
     them; the first divergence, shrunk by Hypothesis from that game's choices in at most
     ``shrink`` more games."""
     hook = hooks(game)
-    scripting = True  # until the engine shows it does not answer batches
 
     def live(draws: Any) -> None:
         engine.ensure_started()
         hook.play_drawn(draws, lambda config, first: DiffGame(engine, game, config, first),
                         configs)
 
-    def scripted(index: int) -> ScriptedGame | bool | None:
-        """Game ``index`` sent as batches: None when its answers were the reference's, True
-        when the engine does not answer batches, else the game (its answers differ, or the
-        engine failed while they were read)."""
-        nonlocal scripting
+    def one(index: int) -> tuple[Divergence, list[int], bool] | None:
+        """Game ``index``: None when it agrees, else its divergence, the choices that led to
+        it and whether it ended the search (a hang, a protocol error)."""
         made: list[ScriptedGame] = []
 
         def match_for(config: Any, first: int) -> ScriptedGame:
             made.append(ScriptedGame(engine, game, config, first))
             return made[0]
 
-        if not scripting:
-            return True
+        draws = SeededDraws(seed, index)
         engine.ensure_started()
         try:
-            hook.play_drawn(SeededDraws(seed, index), match_for, configs)
+            hook.play_drawn(draws, match_for, configs)
             made[0].flush()
             return None
-        except Unscripted:
-            scripting = False
-            return True
-        except EngineFailure as failure:
+        except EngineFailure as failure:  # while a batch was read: played again, below
             if failure.unstarted:
                 raise _Unstarted(cannot_start(engine.argv, failure)) from None
-        except (Mismatch, DivergenceFound, _Stop):
+        except Mismatch:
             pass
-        return made[0] if made else True
+        except DivergenceFound as found:
+            if made and made[0].live:
+                return found.divergence, draws.choices, False
+        except _Stop as stop:
+            if made and made[0].live:
+                return stop.divergence, draws.choices, stop.hang
+        return _replayed(live, seed, index, made[0] if made else None)
 
     if progress is not None:
         progress("comparing", 0, games, engine.decisions)
     found: tuple[Divergence, list[int], bool] | None = None
     try:
         with free_stackframes():
-            found, compared = _first_found(scripted, live, seed, games, progress, engine)
+            found, compared = _first_found(one, games, progress, engine)
         divergence = None if found is None else found[0]
         hung = found is not None and found[2]
         shrinking = 0
@@ -249,16 +253,14 @@ def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: 
                   getattr(engine, "view_keys", None), shrinking, 0)
 
 
-def _first_found(scripted: Callable[[int], Any], live: Callable[[Any], None], seed: int,
-                 games: int, progress: Progress | None,
+def _first_found(one: Callable[[int], Any], games: int, progress: Progress | None,
                  engine: Engine) -> tuple[tuple[Divergence, list[int], bool] | None, int]:
-    """The games in order until one diverges: that divergence (:func:`_replayed`) or None,
-    and the games compared."""
+    """The games in order until one diverges: what ``one(index)`` found in it, or None, and
+    the games compared."""
     compared = 0
     for index in range(games):
         _diff.interrupt.check()
-        again = scripted(index)
-        found = None if again is None else _replayed(live, seed, index, again)
+        found = one(index)
         compared += 1
         if progress is not None:
             progress("comparing", compared, games, engine.decisions)
@@ -271,7 +273,7 @@ def _replayed(live: Callable[[Any], None], seed: int, index: int,
               scripted: Any) -> tuple[Divergence, list[int], bool] | None:
     """Game ``index`` played again step by step on the other engine: its divergence, the
     choices that led to it and whether it ended the search (a hang, a protocol error), or
-    None when it agrees. ``scripted``: the game as sent in batches (True: it was not)."""
+    None when it agrees. ``scripted``: the game as sent in batches (None: it never began)."""
     draws = SeededDraws(seed, index)
     try:
         live(draws)
