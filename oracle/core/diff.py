@@ -389,6 +389,13 @@ class Engine:
         included); every failure but a line that is not JSON is raised here. ``meanwhile`` is
         called once the request is written, before the answer is waited for: the harness's
         own work overlaps the engine's."""
+        self.write_request(message)
+        if meanwhile is not None:
+            meanwhile()
+        return self.read_answer(message)
+
+    def write_request(self, message: dict[str, Any]) -> None:
+        """Send one request line (:meth:`read_answer` reads its answer)."""
         interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         assert self.process is not None and self.process.stdin is not None
         channel = self._channel
@@ -404,8 +411,11 @@ class Engine:
             code = self.process.poll()
             raise self._fail("crash", f"the engine exited (code {code}) before "
                                       f"{_short(message)}") from None
-        if meanwhile is not None:
-            meanwhile()
+
+    def read_answer(self, message: dict[str, Any]) -> bytes:
+        """The answer line to ``message``, the last request :meth:`write_request` sent."""
+        assert self.process is not None
+        channel = self._channel
         line = channel.answer(self.timeout)
         if line is None:
             raise self._fail("hang", f"the engine did not answer {_short(message)} within "

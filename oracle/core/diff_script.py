@@ -40,7 +40,7 @@ from hanamikoji.oracle.core.diff import (
     seed_only_draws,
 )
 from hanamikoji.oracle.core.diff_draw import SeededDraws, shrink as shrink_choices
-from hanamikoji.oracle.core.protocol import batch_request
+from hanamikoji.oracle.core.protocol import BATCH_PROTOCOL, batch_request, new_game_request
 
 #: A game's requests are sent once the reference's answers to them reach this many characters
 #: (a long game is sent in several batches, each far below the harness's line limit).
@@ -48,18 +48,85 @@ BATCH_CHARS = 1 << 20
 
 
 class Mismatch(Exception):
-    """The other engine's answer line to a batch is not the reference's answers."""
+    """The other engine's answer line to a batch of game ``index`` is not the reference's
+    answers."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
+class Failed(Exception):
+    """The other engine failed (crashed, hung, broke the protocol) while a batch of game
+    ``index`` was written or its answer read."""
+
+    def __init__(self, index: int, failure: EngineFailure) -> None:
+        super().__init__(index)
+        self.index = index
+        self.failure = failure
+
+
+#: In a game's expected answers: the answer to a probe, any JSON object with an ``"error"``.
+REFUSED = None
+#: In a game's expected answers: the answer to ``new_game`` of an adapter that answers
+#: batches and compares whole views (what :meth:`~.diff.DiffGame.start` accepts as that).
+STARTED = object()
+
+
+class Pipeline:
+    """The batches sent to the other engine, one in flight at a time: a batch is written, and
+    its answer read only when the next is ready to go (or at the end), so the other engine
+    answers one while the harness writes down the next. ``done(index)`` is told as the last
+    batch of game ``index`` is answered as the reference answers it."""
+
+    def __init__(self, engine: Engine, done: Callable[[int], None]) -> None:
+        self.engine = engine
+        self.done = done
+        self.flight: tuple[dict[str, Any], list[Any], int, bool] | None = None
+
+    def send(self, requests: list[dict[str, Any]], expected: list[Any], index: int,
+             last: bool) -> None:
+        """Write a batch of game ``index`` (``last``: its last), once the one in flight is
+        answered."""
+        self.land()
+        message = batch_request(requests)
+        try:
+            self.engine.write_request(message)
+        except EngineFailure as failure:
+            raise Failed(index, failure) from None
+        self.flight = (message, expected, index, last)
+
+    def land(self) -> None:
+        """Read and judge the answer of the batch in flight, if any: :class:`Mismatch` or
+        :class:`Failed` for its game."""
+        if self.flight is None:
+            return
+        message, expected, index, last = self.flight
+        self.flight = None
+        try:
+            line = self.engine.read_answer(message)
+        except EngineFailure as failure:
+            raise Failed(index, failure) from None
+        if not agrees(line, expected):
+            raise Mismatch(index)
+        if last:
+            self.done(index)
 
 
 class ScriptedGame(DiffGame):
-    """A game played on the reference alone, each request written down with the reference's
-    answer as canonical text (None: a probe, whose answer must be an error), and sent to the
-    other engine in batches (:meth:`flush`); :class:`Mismatch` when its answers differ."""
+    """Game ``index`` played on the reference alone, each request written down with the
+    reference's answer as canonical text (or :data:`REFUSED`, :data:`STARTED`), and sent to
+    the other engine in batches through ``pipeline``. The first game of an engine's process is
+    started alone (its answer to ``new_game`` declares what it answers); once it has declared
+    batches, ``new_game`` goes in the batch too, and a whole game is one line."""
 
-    def __init__(self, engine: Engine, game: Game, config: Any, first_player: int) -> None:
+    def __init__(self, engine: Engine, game: Game, config: Any, first_player: int,
+                 pipeline: Pipeline, index: int) -> None:
         super().__init__(engine, game, config, first_player)
+        self.pipeline = pipeline
+        self.index = index
         self.requests: list[dict[str, Any]] = []
-        self.expected: list[str | None] = []
+        self.expected: list[Any] = []
         self.chars = 0
         #: Requests sent in earlier batches of this game.
         self.sent = 0
@@ -68,16 +135,25 @@ class ScriptedGame(DiffGame):
         self.live = False
 
     def start(self) -> Any:
+        if self.engine.batched:  # this process declared batches: new_game goes in one too
+            request = (new_game_request(self.game, self.config, self.first_player)
+                       if self.engine.general else
+                       self.hooks.new_game_request(self.config, self.first_player))
+            self._add([request], (STARTED,))
+            return self.game.new_game(self.config, self.first_player)
+        self.pipeline.land()
         state = super().start()  # new_game, asked alone: its answer declares the protocol
         self.live = not self.engine.batched or self.view_keys is not None
         return state
 
-    def _add(self, requests: list[dict[str, Any]], texts: Sequence[str | None]) -> None:
+    def _add(self, requests: list[dict[str, Any]], texts: Sequence[Any]) -> None:
         self.requests.extend(requests)
         self.expected.extend(texts)
-        self.chars += sum(len(t) for t in texts if t is not None)
+        for text in texts:
+            if type(text) is str:
+                self.chars += len(text)
         if self.chars >= BATCH_CHARS:
-            self.flush()
+            self.flush(last=False)
 
     def compare(self, state: Any) -> None:
         if self.live:
@@ -101,28 +177,28 @@ class ScriptedGame(DiffGame):
         try:
             self.game.apply(state, decision)
         except GameError:
-            self._add([self.request_for(state, decision)], (None,))
+            self._add([self.request_for(state, decision)], (REFUSED,))
 
-    def flush(self) -> None:
-        """Send the requests written down since the last batch, in one batch, and compare."""
-        if not self.requests:
+    def flush(self, last: bool = True) -> None:
+        """Send the requests written down since the last batch, in one batch (the answer is
+        judged when the next batch goes, or at the end: :meth:`Pipeline.land`)."""
+        if self.live:
             return
         requests, expected = self.requests, self.expected
         self.requests, self.expected, self.chars = [], [], 0
         self.sent += len(requests)
-        line = self.engine.request_line(batch_request(requests))
-        if not agrees(line, expected):
-            raise Mismatch
+        self.pipeline.send(requests, expected, self.index, last)
 
 
 _DECODER = json.JSONDecoder()
 
 
-def agrees(line: bytes, expected: Sequence[str | None]) -> bool:
-    """Whether ``line`` is ``{"answers": [...]}`` with the texts ``expected`` in order, where a
-    None is any JSON object with an ``"error"`` (the answer to a probe)."""
-    if None not in expected:
-        return line == ('{"answers":[' + ",".join(expected) + "]}\n").encode()  # type: ignore
+def agrees(line: bytes, expected: Sequence[Any]) -> bool:
+    """Whether ``line`` is ``{"answers": [...]}`` with the texts ``expected`` in order, where
+    :data:`REFUSED` is any JSON object with an ``"error"`` (the answer to a probe) and
+    :data:`STARTED` an answer to ``new_game`` that declares batches and whole views."""
+    if all(type(part) is str for part in expected):
+        return line == ('{"answers":[' + ",".join(expected) + "]}\n").encode()
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -136,12 +212,13 @@ def agrees(line: bytes, expected: Sequence[str | None]) -> bool:
             if not text.startswith(",", at):
                 return False
             at += 1
-        if part is None:
+        if type(part) is not str:
             try:
                 value, at = _DECODER.raw_decode(text, at)
-            except ValueError:
+            except (ValueError, RecursionError):
                 return False
-            if not (isinstance(value, dict) and "error" in value):
+            if not (_started(value) if part is STARTED else
+                    isinstance(value, dict) and "error" in value):
                 return False
         else:
             if not text.startswith(part, at):
@@ -181,6 +258,16 @@ def free_stackframes() -> Iterator[None]:
                 sys.setrecursionlimit(_limit_saved)
 
 
+def _started(answer: Any) -> bool:
+    """An answer to ``new_game`` that :meth:`~.diff.DiffGame.start` takes as accepted, with
+    batches (protocol 3 or later) and whole views."""
+    if not isinstance(answer, dict) or answer.get("ok") is not True:
+        return False
+    declared = answer.get("protocol")
+    return (type(declared) is int and declared >= BATCH_PROTOCOL
+            and answer.get("view_keys") in (None, []))
+
+
 def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: int, seed: int,
                   shrink: int, progress: Progress | None, start: float) -> Report:
     """:func:`~.diff.compare_engines` after its check of seeded chance: ``games`` games, game
@@ -194,40 +281,68 @@ def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: 
         hook.play_drawn(draws, lambda config, first: DiffGame(engine, game, config, first),
                         configs)
 
-    def one(index: int) -> tuple[Divergence, list[int], bool] | None:
-        """Game ``index``: None when it agrees, else its divergence, the choices that led to
-        it and whether it ended the search (a hang, a protocol error)."""
-        made: list[ScriptedGame] = []
+    compared = 0
 
+    def done(index: int) -> None:  # games end in order: the count is the next game's index
+        nonlocal compared
+        compared = index + 1
+        if progress is not None:
+            progress("comparing", compared, games, engine.decisions)
+
+    pipeline = Pipeline(engine, done)
+    made: dict[int, ScriptedGame] = {}  # the games that may still be in flight, by index
+
+    def one(index: int) -> tuple[Divergence, list[int], bool] | None:
+        """Game ``index``, written down and sent (its answers are judged later, as the next
+        batch goes): None, or a divergence found in it step by step, the choices that led to
+        it and whether it ended the search (a hang, a protocol error)."""
         def match_for(config: Any, first: int) -> ScriptedGame:
-            made.append(ScriptedGame(engine, game, config, first))
-            return made[0]
+            made[index] = ScriptedGame(engine, game, config, first, pipeline, index)
+            made.pop(index - 2, None)
+            return made[index]
 
         draws = SeededDraws(seed, index)
-        engine.ensure_started()
+        if pipeline.flight is None:
+            engine.ensure_started()
         try:
             hook.play_drawn(draws, match_for, configs)
-            made[0].flush()
+            made[index].flush()
+            if made[index].live:
+                done(index)
             return None
-        except EngineFailure as failure:  # while a batch was read: played again, below
-            if failure.unstarted:
-                raise _Unstarted(cannot_start(engine.argv, failure)) from None
-        except Mismatch:
-            pass
         except DivergenceFound as found:
-            if made and made[0].live:
+            if index in made and made[index].live:
                 return found.divergence, draws.choices, False
         except _Stop as stop:
-            if made and made[0].live:
+            if index in made and made[index].live:
                 return stop.divergence, draws.choices, stop.hang
-        return _replayed(live, seed, index, made[0] if made else None)
+        return _replayed(live, seed, index, made.get(index))
+
+    def first_found() -> tuple[Divergence, list[int], bool] | None:
+        """The games in order until one diverges: what was found in it, or None."""
+        try:
+            for index in range(games):
+                _diff.interrupt.check()
+                found = one(index)
+                if found is not None:
+                    done(index)
+                    return found
+            pipeline.land()
+            return None
+        except (Mismatch, Failed) as wrong:  # a game's batch: that game step by step
+            if isinstance(wrong, Failed) and wrong.failure.unstarted:
+                raise _Unstarted(cannot_start(engine.argv, wrong.failure)) from None
+            pipeline.flight = None
+            found = _replayed(live, seed, wrong.index, made.get(wrong.index))
+            done(wrong.index)
+            return found
 
     if progress is not None:
         progress("comparing", 0, games, engine.decisions)
     found: tuple[Divergence, list[int], bool] | None = None
     try:
         with free_stackframes():
-            found, compared = _first_found(one, games, progress, engine)
+            found = first_found()
         divergence = None if found is None else found[0]
         hung = found is not None and found[2]
         shrinking = 0
@@ -251,22 +366,6 @@ def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: 
     return Report(compared, divergence, engine.starts, time.perf_counter() - start,
                   shrink > 0 and divergence is not None and not hung,
                   getattr(engine, "view_keys", None), shrinking, 0)
-
-
-def _first_found(one: Callable[[int], Any], games: int, progress: Progress | None,
-                 engine: Engine) -> tuple[tuple[Divergence, list[int], bool] | None, int]:
-    """The games in order until one diverges: what ``one(index)`` found in it, or None, and
-    the games compared."""
-    compared = 0
-    for index in range(games):
-        _diff.interrupt.check()
-        found = one(index)
-        compared += 1
-        if progress is not None:
-            progress("comparing", compared, games, engine.decisions)
-        if found is not None:
-            return found, compared
-    return None, compared
 
 
 def _replayed(live: Callable[[Any], None], seed: int, index: int,
