@@ -1301,35 +1301,36 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
     known: set[Any] = set()
     bound = game.max_decisions(config) or MAX_DECISIONS
     for _ in range(bound + 1):
-        match.compare(state)
-        if game.is_terminal(state):
-            return
-        if game.current_player(state) == CHANCE:
-            seed = integer(0, 2 ** 32 - 1)
-            state = match.send(state, game.sample_chance(state, random.Random(seed)))
-            continue
-        legal = game.legal_actions(state)
-        if seen and integer(0, 3) == 0:
-            match.probe(state, seen[integer(0, len(seen) - 1)])
-        for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
-            key = decision  # its own key when it can be one, else its JSON text
-            try:
-                new = key not in known
-            except TypeError:
-                key = dumps(game.decision_to_json(decision))
-                new = key not in known
-            if new:
-                known.add(key)
-                seen.append(decision)
-        decision = None
-        if planned and integer(0, 3) < 3:
-            decision = plan(state)  # type: ignore[misc]
-            if decision not in legal:
-                decision = None
-        if decision is None:
-            # An index: a uniform choice, shrinking towards the first decision.
-            decision = legal[integer(0, len(legal) - 1)]
-        state = match.send(state, decision)
+        with draws.step():  # a step is one unit to Hypothesis's shrinker
+            match.compare(state)
+            if game.is_terminal(state):
+                return
+            if game.current_player(state) == CHANCE:
+                seed = integer(0, 2 ** 32 - 1)
+                state = match.send(state, game.sample_chance(state, random.Random(seed)))
+                continue
+            legal = game.legal_actions(state)
+            if seen and integer(0, 3) == 0:
+                match.probe(state, seen[integer(0, len(seen) - 1)])
+            for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
+                key = decision  # its own key when it can be one, else its JSON text
+                try:
+                    new = key not in known
+                except TypeError:
+                    key = dumps(game.decision_to_json(decision))
+                    new = key not in known
+                if new:
+                    known.add(key)
+                    seen.append(decision)
+            decision = None
+            if planned and integer(0, 3) < 3:
+                decision = plan(state)  # type: ignore[misc]
+                if decision not in legal:
+                    decision = None
+            if decision is None:
+                # An index: a uniform choice, shrinking towards the first decision.
+                decision = legal[integer(0, len(legal) - 1)]
+            state = match.send(state, decision)
 
 
 #: The most configurations one run draws its games from.

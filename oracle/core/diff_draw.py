@@ -18,6 +18,17 @@ from typing import Any, Callable, Sequence, TypeVar
 T = TypeVar("T")
 
 
+class _Nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+_NOTHING = _Nothing()
+
+
 class Draws:
     """A source of choices: :meth:`integer` is the one kind of draw a game makes."""
 
@@ -25,11 +36,24 @@ class Draws:
         """A whole number from ``low`` to ``high`` (both included)."""
         raise NotImplementedError
 
+    def step(self) -> Any:
+        """A context around the draws of one step of a game (Hypothesis shrinks a step's
+        choices as a unit: it can drop a whole step); nothing for a seeded source."""
+        return _NOTHING
+
+
+#: The share of draws that take the simplest value of their range (its low end), as
+#: Hypothesis's own generation often does: simple games come up, and the shrinking of a game
+#: that differs starts nearer the bottom (a Maiko engine that keeps the turn after a friend is
+#: flipped was shrunk to 13 decisions from uniform games, in the same budget, and to 2 so).
+SIMPLEST = 1 / 8
+
 
 class SeededDraws(Draws):
-    """Choices from a seeded ``random.Random``, uniform in each range, each recorded
-    (``choices``) as a Hypothesis ``ConjectureData`` records them: a range of one value is no
-    choice, so neither draws one."""
+    """Choices from a seeded ``random.Random``, each the low end of its range one time in
+    eight (:data:`SIMPLEST`) and otherwise uniform in it, each recorded (``choices``) as a
+    Hypothesis ``ConjectureData`` records them: a range of one value is no choice, so neither
+    draws one."""
 
     def __init__(self, seed: int, index: int) -> None:
         # A string seed is hashed with SHA-512 by random: the same source in any process,
@@ -40,7 +64,8 @@ class SeededDraws(Draws):
     def integer(self, low: int, high: int) -> int:
         if low == high:
             return low
-        value = low + int(self._random() * (high - low + 1))
+        random = self._random
+        value = low if random() < SIMPLEST else low + int(random() * (high - low + 1))
         self.choices.append(value)
         return value
 
@@ -58,11 +83,32 @@ class HypothesisDraws(Draws):
             def draw_integer(low: int, high: int) -> int:
                 return data.draw(st.integers(low, high))
         self._draw_integer = draw_integer
+        self._step = _Span(inner) if hasattr(inner, "start_span") else _NOTHING
 
     def integer(self, low: int, high: int) -> int:
         if low == high:
             return low
         return self._draw_integer(low, high)
+
+    def step(self) -> Any:
+        return self._step
+
+
+#: The label of a step's span among Hypothesis's spans (any number of 64 bits).
+_STEP_LABEL = 0x6469666673746570
+
+
+class _Span:
+    """A span of Hypothesis's ``ConjectureData`` around one step's draws."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def __enter__(self) -> None:
+        self.data.start_span(_STEP_LABEL)
+
+    def __exit__(self, *exc: Any) -> None:
+        self.data.stop_span()
 
 
 def choice(draws: Draws, items: Sequence[T]) -> T:

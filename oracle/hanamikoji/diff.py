@@ -146,35 +146,36 @@ def play_drawn(draws: Draws, match_for: Callable[[Any, int], Any],
     state = new_game(rules, first)
     plan: list[Decision] = []
     while True:
-        game.compare(state)
-        if state.phase is Phase.OVER or state.round >= MAX_ROUNDS:
-            if state.phase is Phase.OVER and integer(0, 1) == 1:
-                game.probe(state, state.history[-1])
-            return
-        if state.phase is Phase.DEAL:
-            if integer(0, 7) == 0:
-                deal = _deal(draws)
-                game.probe(state, Deal(deal.removed, deal.hands, (deal.removed,) + deal.draws[1:]))
-            deal = None
-            if planned:
-                target = _target(draws)
-                try:
-                    sides = sides_for(state.markers, target)
-                except IntentError:  # one player wins and the other nothing: every geisha ties
-                    sides = sides_for(state.markers, "=" * C.NUM_GEISHA)
-                deal, decisions = round_for_sides(*sides, starter=state.starter)
-                plan = list(decisions)
-            if deal is None:
-                deal = _deal(draws)
-            state = game.send(state, deal)
-            continue
-        if integer(0, 3) == 0:
-            game.probe(state, _probe(draws))
-        if plan:
-            decision = plan.pop(0)
-        else:
-            decision = choice(draws, legal_actions(state))
-        state = game.send(state, decision)
+        with draws.step():  # a step is one unit to Hypothesis's shrinker
+            game.compare(state)
+            if state.phase is Phase.OVER or state.round >= MAX_ROUNDS:
+                if state.phase is Phase.OVER and integer(0, 1) == 1:
+                    game.probe(state, state.history[-1])
+                return
+            if state.phase is Phase.DEAL:
+                if integer(0, 7) == 0:
+                    deal = _deal(draws)
+                    game.probe(state, Deal(deal.removed, deal.hands, (deal.removed,) + deal.draws[1:]))
+                deal = None
+                if planned:
+                    target = _target(draws)
+                    try:
+                        sides = sides_for(state.markers, target)
+                    except IntentError:  # one player wins and the other nothing: every geisha ties
+                        sides = sides_for(state.markers, "=" * C.NUM_GEISHA)
+                    deal, decisions = round_for_sides(*sides, starter=state.starter)
+                    plan = list(decisions)
+                if deal is None:
+                    deal = _deal(draws)
+                state = game.send(state, deal)
+                continue
+            if integer(0, 3) == 0:
+                game.probe(state, _probe(draws))
+            if plan:
+                decision = plan.pop(0)
+            else:
+                decision = choice(draws, legal_actions(state))
+            state = game.send(state, decision)
 
 
 def check_seeded_deals(argv: Sequence[str], timeout: float) -> Divergence | None:
