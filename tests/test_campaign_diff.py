@@ -96,13 +96,13 @@ def test_a_shard_plays_the_same_games_whatever_its_process_did_before(
     from hanamikoji.oracle.core import diff as D
 
     sent: list[str] = []
-    request_line = D.Engine.request_line
+    write_request = D.Engine.write_request  # every request goes through it
 
-    def tapped(engine, message, meanwhile=None):
+    def tapped(engine, message):
         sent.append(json.dumps(message, sort_keys=True))
-        return request_line(engine, message, meanwhile)
+        return write_request(engine, message)
 
-    monkeypatch.setattr(D.Engine, "request_line", tapped)
+    monkeypatch.setattr(D.Engine, "write_request", tapped)
     adapter = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 
     def shard(name: str, first: int, count: int) -> list[str]:

@@ -89,9 +89,10 @@ def test_every_broken_maiko_engine_is_reported_the_same_with_batches(name):
 
 
 def test_the_reference_agrees_with_batches_and_is_sent_them(tmp_path):
-    """The reference adapter declares protocol 3: after each new_game, the whole game comes in
-    one batch, its first step, then each decision with the requests of the step it reaches,
-    and the probes (decisions the rules forbid) in their places."""
+    """The reference adapter declares protocol 3: its first new_game comes alone, then each
+    game is one batch: its new_game (but the first), its first step, then each decision with
+    the requests of the step it reaches, and the probes (decisions the rules forbid) in their
+    places."""
     from test_oracle_diff import lines, tee
 
     argv, log = tee(tmp_path, CORE)
@@ -99,10 +100,12 @@ def test_the_reference_agrees_with_batches_and_is_sent_them(tmp_path):
     assert report.divergence is None
     # the seeded check's random_deal requests (two more processes of the same command) apart
     sent = [r for r in lines(log) if r["op"] != "random_deal"]
-    assert [r["op"] for r in sent] == ["new_game", "batch"] * 6
+    assert [r["op"] for r in sent] == ["new_game"] + ["batch"] * 6
     step = ["current_player", "legal_actions", "observe", "observe", "result"]
-    for batch in sent[1::2]:
+    for index, batch in enumerate(sent[1:]):
         ops = [r["op"] for r in batch["requests"]]
+        if index:
+            assert ops.pop(0) == "new_game"
         assert ops[:5] == step
         at, decisions = 5, 0
         while at < len(ops):

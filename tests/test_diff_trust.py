@@ -239,7 +239,12 @@ for line in sys.stdin:
 
 
 def new_games(log: pathlib.Path) -> int:
-    return sum(json.loads(line)["op"] == "new_game" for line in log.read_text().splitlines())
+    """The new_game requests in ``log``, those inside batches too."""
+    requests = []
+    for line in log.read_text().splitlines():
+        request = json.loads(line)
+        requests.extend(request["requests"] if request["op"] == "batch" else [request])
+    return sum(request["op"] == "new_game" for request in requests)
 
 
 def test_games_n_compares_n_games_and_counts_the_others_apart(tmp_path):
