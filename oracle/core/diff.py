@@ -1515,8 +1515,6 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
         engine.stop()
         return Report(0, divergence, engine.starts, time.perf_counter() - start, False)
     if hooks(game).draws_its_games():  # a seeded source, Hypothesis only to shrink
-        from hanamikoji.oracle.core.diff_script import compare_drawn
-
         return compare_drawn(engine, game, configs, games=games, seed=seed, shrink=shrink,
                              progress=progress, start=start)
     # Games compared, as asked (each played to its end, or to the divergence found in it);
@@ -1595,6 +1593,184 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     return Report(compared, divergence, engine.starts, time.perf_counter() - start,
                   shrink > 0 and divergence is not None and not hung,
                   getattr(engine, "view_keys", None), shrinking, cut_short)
+
+
+def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: int, seed: int,
+                  shrink: int, progress: Progress | None, start: float) -> Report:
+    # (The hot loop of issue 36; with diff_draw and diff_script, a part of this module to be
+    # split off with the comparison and the report.)
+    """:func:`~.diff.compare_engines` after its check of seeded chance: ``games`` games, game
+    ``i`` drawn from ``SeededDraws(seed, i)``, each sent as batches where the engine answers
+    them; the first divergence, shrunk by Hypothesis from that game's choices in at most
+    ``shrink`` more games."""
+    from hanamikoji.oracle.core.diff_draw import SeededDraws
+    from hanamikoji.oracle.core.diff_script import (Failed, Mismatch, Pipeline, ScriptedGame,
+                                                    free_stackframes)
+
+    hook = hooks(game)
+
+    def live(draws: Any) -> None:
+        engine.ensure_started()
+        hook.play_drawn(draws, lambda config, first: DiffGame(engine, game, config, first),
+                        configs)
+
+    compared = 0
+
+    def done(index: int) -> None:  # games end in order: the count is the next game's index
+        nonlocal compared
+        compared = index + 1
+        if progress is not None:
+            progress("comparing", compared, games, engine.decisions)
+
+    pipeline = Pipeline(engine, done, EngineFailure)
+    made: dict[int, ScriptedGame] = {}  # the games that may still be in flight, by index
+
+    def one(index: int) -> tuple[Divergence, list[int], bool] | None:
+        """Game ``index``, written down and sent (its answers are judged later, as the next
+        batch goes): None, or a divergence found in it step by step, the choices that led to
+        it and whether it ended the search (a hang, a protocol error)."""
+        def match_for(config: Any, first: int) -> ScriptedGame:
+            made[index] = ScriptedGame(DiffGame(engine, game, config, first), pipeline, index)
+            made.pop(index - 2, None)
+            return made[index]
+
+        draws = SeededDraws(seed, index)
+        if pipeline.flight is None:
+            engine.ensure_started()
+        try:
+            hook.play_drawn(draws, match_for, configs)
+            made[index].flush()
+            if made[index].live:
+                done(index)
+            return None
+        except DivergenceFound as found:
+            if index in made and made[index].live:
+                return found.divergence, draws.choices, False
+        except _Stop as stop:
+            if index in made and made[index].live:
+                return stop.divergence, draws.choices, stop.hang
+        return _replayed(live, seed, index, made.get(index))
+
+    def first_found() -> tuple[Divergence, list[int], bool] | None:
+        """The games in order until one diverges: what was found in it, or None."""
+        try:
+            for index in range(games):
+                interrupt.check()
+                found = one(index)
+                if found is not None:
+                    done(index)
+                    return found
+            pipeline.land()
+            return None
+        except (Mismatch, Failed) as wrong:  # a game's batch: that game step by step
+            if isinstance(wrong, Failed) and wrong.failure.unstarted:
+                raise _Unstarted(cannot_start(engine.argv, wrong.failure)) from None
+            pipeline.flight = None
+            found = _replayed(live, seed, wrong.index, made.get(wrong.index))
+            done(wrong.index)
+            return found
+
+    if progress is not None:
+        progress("comparing", 0, games, engine.decisions)
+    found: tuple[Divergence, list[int], bool] | None = None
+    try:
+        with free_stackframes():
+            found = first_found()
+        divergence = None if found is None else found[0]
+        hung = found is not None and found[2]
+        shrinking = 0
+        if found is not None and shrink > 0 and not hung:
+            divergence, hung, shrinking = _shrunk(live, found[0], found[1], seed, shrink,
+                                                  engine, progress)
+    except _Unstarted as unstarted:
+        engine.stop()
+        raise unstarted.error from None
+    except BaseException:
+        engine.stop()
+        raise
+    # Read the engine's output to its end: a line nobody asked for is the diagnosis, whatever
+    # the answers before it looked like (a request answered twice shifts every later answer).
+    extra = engine.settle()
+    if extra is not None and not (divergence is not None and hung and
+                                  divergence.message == extra.message):
+        divergence = Divergence(None, None, (), extra.request, None, None, extra.message,
+                                game.name, where="when the engine was stopped after the games")
+        hung = True
+    return Report(compared, divergence, engine.starts, time.perf_counter() - start,
+                  shrink > 0 and divergence is not None and not hung,
+                  getattr(engine, "view_keys", None), shrinking, 0)
+
+
+def _replayed(live: Callable[[Any], None], seed: int, index: int,
+              scripted: Any) -> tuple[Divergence, list[int], bool] | None:
+    """Game ``index`` played again step by step on the other engine: its divergence, the
+    choices that led to it and whether it ended the search (a hang, a protocol error), or
+    None when it agrees. ``scripted``: the game as sent in batches (None: it never began)."""
+    from hanamikoji.oracle.core.diff_draw import SeededDraws
+
+    draws = SeededDraws(seed, index)
+    try:
+        live(draws)
+    except DivergenceFound as found:
+        return found.divergence, draws.choices, False
+    except _Stop as stop:
+        return stop.divergence, draws.choices, stop.hang
+    if scripted is None:
+        return None
+    # Step by step it agreed, but not in batches: the batches are what differs.
+    match = scripted.match
+    return (Divergence(match.label, match.first_player, (),
+                       {"op": "batch", "requests": len(scripted.requests) + scripted.sent},
+                       None, None, "the answers to the requests of a game sent in batches "
+                       "differ from the answers to the same requests sent one step at a time",
+                       game=match.game.name,
+                       options=tuple(match.game.options_of(match.config).items())),
+            draws.choices, True)
+
+
+def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], seed: int,
+            shrink: int, engine: Engine,
+            progress: Progress | None) -> tuple[Divergence, bool, int]:
+    """Hypothesis shrinks the game of ``choices`` (which diverged as ``first``) in at most
+    ``shrink`` more games: the smallest divergence, whether the search ended on a hang, and
+    the games played."""
+    from hypothesis.errors import Flaky
+
+    from hanamikoji.oracle.core.diff_draw import shrink as shrink_choices
+
+    best = first
+    played = 0
+
+    def test(draws: Any) -> None:
+        nonlocal best, played
+        interrupt.check()
+        if played >= shrink:
+            raise _Stop(best)
+        played += 1
+        try:
+            live(draws)
+        except DivergenceFound as found:
+            if found.divergence.size() < best.size():
+                best = found.divergence
+            raise
+        finally:
+            if progress is not None:
+                progress("shrinking", played, shrink, engine.decisions)
+
+    hung = False
+    divergence = best
+    try:
+        with seed_only_draws():
+            shrink_choices(test, choices, seed, shrink + 1)
+    except DivergenceFound as found:
+        divergence = found.divergence
+    except _Stop as stop:
+        divergence, hung = stop.divergence, stop.hang
+    except Flaky:
+        divergence = best
+    if best.size() < divergence.size():
+        divergence = best
+    return divergence, hung, played
 
 
 # --- the black-box leak check ---------------------------------------------------------------

@@ -58,7 +58,7 @@ class SeededDraws(Draws):
     def __init__(self, seed: int, index: int) -> None:
         # A string seed is hashed with SHA-512 by random: the same source in any process,
         # whatever PYTHONHASHSEED.
-        self._random = random.Random(f"hanamikoji-diff/{seed}/{index}").random
+        self._random = random.Random(f"diff/{seed}/{index}").random
         self.choices: list[int] = []
 
     def integer(self, low: int, high: int) -> int:
@@ -126,7 +126,7 @@ def permutation(draws: Draws, items: Sequence[T]) -> list[T]:
 
 
 #: The key under which :func:`shrink` hands a game's choices to Hypothesis's database.
-_KEY = b"hanamikoji-diff-found"
+_KEY = b"diff-found"
 
 
 def shrink(test: Callable[[Draws], None], choices: Sequence[int], seed: int,

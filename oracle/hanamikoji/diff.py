@@ -154,9 +154,9 @@ def play_drawn(draws: Draws, match_for: Callable[[Any, int], Any],
                 return
             if state.phase is Phase.DEAL:
                 if integer(0, 7) == 0:
-                    deal = _deal(draws)
-                    game.probe(state, Deal(deal.removed, deal.hands, (deal.removed,) + deal.draws[1:]))
-                deal = None
+                    bad = _deal(draws)
+                    game.probe(state, Deal(bad.removed, bad.hands, (bad.removed,) + bad.draws[1:]))
+                deal: Deal | None = None
                 if planned:
                     target = _target(draws)
                     try:
