@@ -77,6 +77,8 @@ TARGETS: dict[str, Target] = {
     "startup-version": Target(30, "ms", at_most=True, any_game=True),
     "startup-validate": Target(50, "ms", at_most=True),
     "diff-batch": Target(2, "×", any_game=True),
+    "diff-speedup": Target(5, "×", any_game=True),
+    "diff-harness": Target(1, "×", at_most=True, any_game=True),
 }
 
 
@@ -427,6 +429,76 @@ def bench_diff(ctx: Context) -> list[dict[str, Any]]:
     return rows
 
 
+#: ``diff-speed``: games of the long run, and the two runs whose difference gives the CPU of a
+#: game, for the default game and for another (whose games last hundreds of decisions).
+_DIFF_SPEED_GAMES = {True: (300, 20, 220), False: (20, 2, 12)}
+#: Runs the command after ``sys.argv[1]`` (the adapter), then writes the CPU time it used to
+#: ``sys.argv[1]`` and its process number: each adapter process of a diff, apart.
+_ADAPTER_CPU = ("import os, resource, subprocess, sys\n"
+                "code = subprocess.call(sys.argv[2:])\n"
+                "used = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+                "with open(f'{sys.argv[1]}.{os.getpid()}', 'w') as out:\n"
+                "    out.write(repr(used.ru_utime + used.ru_stime))\n"
+                "sys.exit(code)\n")
+
+
+def _diff_cpu(ctx: Context, games: int, adapter: list[str]) -> tuple[float, float]:
+    """CPU seconds of ``diff --games N`` against ``adapter`` in all (the harness, the adapters
+    and what they start) and of the adapter processes alone, from the run of ``ctx.repeat``
+    with the least in all."""
+    import resource
+
+    best = (float("inf"), 0.0)
+    for run in range(ctx.repeat):
+        prefix = ctx.scratch / f"adapter-cpu-{games}-{run}"
+        argv = _command("diff", *_game(ctx), "--games", str(games), "--seed", "0", "--timeout",
+                        "600", "--json", "--", ctx.python, "-c", _ADAPTER_CPU, str(prefix),
+                        *adapter, python=ctx.python)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        _timed(ctx, argv, repeat=1)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        files = list(ctx.scratch.glob(prefix.name + ".*"))
+        if not files:
+            raise RuntimeError("the adapter's CPU time was not written")
+        used = sum(float(f.read_text()) for f in files)
+        for f in files:
+            f.unlink()
+        best = min(best, (total, used))
+    return best
+
+
+def bench_diff_speed(ctx: Context) -> list[dict[str, Any]]:
+    """``diff`` at campaign length against the reference adapter, one worker: games per
+    second of a long run (whole process; with ``--baseline``, also over the baseline's), and
+    the CPU of one game in the harness against that in the adapter, the difference between two
+    runs of different lengths (start-up and the seeded check cancel out)."""
+    from hanamikoji.engine.core.registry import DEFAULT, get
+
+    long, short, longer = _DIFF_SPEED_GAMES[get(ctx.game).name == DEFAULT]
+    adapter = [ctx.python, "-m", adapter_module(ctx.python)]
+    seconds, out = _timed(ctx, _command("diff", *_game(ctx), "--games", str(long), "--seed", "0",
+                                        "--timeout", "600", "--json", "--", *adapter,
+                                        python=ctx.python))
+    if json.loads(out)["status"] != "agree":
+        raise RuntimeError(f"diff found a divergence in the reference: {out[:200]}")
+    rows: list[dict[str, Any]] = [{
+        "figure": f"diff --games {long}, the reference adapter, one worker",
+        "value": round(long / seconds, 2), "unit": "games/s (whole process)", "target": None,
+        "seconds": round(seconds, 2), "over_baseline": "diff-speedup"}]
+    (total_1, adapter_1), (total_2, adapter_2) = (_diff_cpu(ctx, short, adapter),
+                                                  _diff_cpu(ctx, longer, adapter))
+    games = longer - short
+    harness = ((total_2 - adapter_2) - (total_1 - adapter_1)) / games
+    engine = (adapter_2 - adapter_1) / games
+    rows.append({"figure": "diff: the harness's CPU per game over the reference adapter's",
+                 "value": round(harness / engine, 2) if engine > 0 else None, "unit": "×",
+                 "target": "diff-harness", "harness_ms": round(harness * 1000, 2),
+                 "adapter_ms": round(engine * 1000, 2),
+                 "games": f"{longer} - {short}"})
+    return rows
+
+
 def bench_integrations(ctx: Context) -> list[dict[str, Any]]:
     """Decisions per second through each framework bridge (docs/integrations.md), or a "not
     installed" row for a bridge whose extra is missing; imported only for this section."""
@@ -560,12 +632,12 @@ SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
     "simulate": bench_simulate, "rounds": bench_rounds, "validate": bench_validate,
     "perft": bench_perft, "perft-growth": bench_perft_growth, "queries": bench_queries,
     "properties": bench_properties, "integrations": bench_integrations,
-    "startup": bench_startup, "diff": bench_diff,
+    "startup": bench_startup, "diff": bench_diff, "diff-speed": bench_diff_speed,
     "campaigns": bench_campaigns, "tournament": bench_tournament,
 }
 #: The sections that time other processes only, which ``--baseline PYTHON`` runs again under
 #: another interpreter (another install) for a figure old against new in the same run.
-BASELINE_SECTIONS = ("simulate", "validate", "startup", "diff")
+BASELINE_SECTIONS = ("simulate", "validate", "startup", "diff", "diff-speed")
 
 
 def _against(rows: list[dict[str, Any]], name: str, ctx: Context) -> list[dict[str, Any]]:
@@ -585,6 +657,14 @@ def _against(rows: list[dict[str, Any]], name: str, ctx: Context) -> list[dict[s
                    "speedup": round(now / then if rate else then / now, 2)}
         out.append(row)
     return out
+
+
+def _over_baseline(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A row per figure that names a target for its ``speedup`` (``over_baseline``): that
+    speedup as the figure, judged against it."""
+    return [{"figure": f"{row['figure']}: over the baseline", "value": row["speedup"],
+             "unit": "× the baseline's", "target": row["over_baseline"]}
+            for row in rows if row.get("over_baseline") and "speedup" in row]
 
 
 def judged(row: dict[str, Any], default_game: bool) -> dict[str, Any]:
@@ -628,6 +708,7 @@ def bench(args: argparse.Namespace, *, clock: Callable[[], float] = time.perf_co
             baseline = getattr(args, "baseline", None)
             if baseline and name in BASELINE_SECTIONS:
                 part = _against(part, name, attrs.evolve(ctx, python=baseline))
+                part += _over_baseline(part)
             rows.extend(judged({**row, "section": name}, default_game) for row in part)
     missed = [row for row in rows if row["met"] is False]
     met = sum(row["met"] is True for row in rows)

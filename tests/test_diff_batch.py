@@ -89,26 +89,32 @@ def test_every_broken_maiko_engine_is_reported_the_same_with_batches(name):
 
 
 def test_the_reference_agrees_with_batches_and_is_sent_them(tmp_path):
-    """The reference adapter declares protocol 3: after its first new_game every step comes in
-    one batch, the decision with the requests of the step it reaches."""
+    """The reference adapter declares protocol 3: its first new_game comes alone, then each
+    game is one batch: its new_game (but the first), its first step, then each decision with
+    the requests of the step it reaches, and the probes (decisions the rules forbid) in their
+    places."""
     from test_oracle_diff import lines, tee
 
     argv, log = tee(tmp_path, CORE)
     report = compare_engines(argv, games=6, seed=2, timeout=T)
     assert report.divergence is None
-    sent = lines(log)
-    batches = [r for r in sent if r["op"] == "batch"]
-    assert batches and {r["op"] for r in sent} <= {"new_game", "batch", "apply", "chance",
-                                                   "random_deal",
-                                                   "current_player", "legal_actions",
-                                                   "observe", "result"}
-    steps = [b for b in batches if b["requests"][0]["op"] in ("apply", "chance")]
-    assert steps and all([r["op"] for r in b["requests"][1:]] ==
-                         ["current_player", "legal_actions", "observe", "observe", "result"]
-                         for b in steps)
-    # Only probes (a decision the rules forbid) and the first step of a game go alone.
-    alone = [r for r in sent if r["op"] in ("current_player", "legal_actions", "observe")]
-    assert not alone
+    # the seeded check's random_deal requests (two more processes of the same command) apart
+    sent = [r for r in lines(log) if r["op"] != "random_deal"]
+    assert [r["op"] for r in sent] == ["new_game"] + ["batch"] * 6
+    step = ["current_player", "legal_actions", "observe", "observe", "result"]
+    for index, batch in enumerate(sent[1:]):
+        ops = [r["op"] for r in batch["requests"]]
+        if index:
+            assert ops.pop(0) == "new_game"
+        assert ops[:5] == step
+        at, decisions = 5, 0
+        while at < len(ops):
+            assert ops[at] in ("apply", "chance"), ops[at:]
+            if ops[at + 1:at + 6] == step:  # a decision and the step it reaches
+                at, decisions = at + 6, decisions + 1
+            else:  # a probe: the next is the decision played
+                at += 1
+        assert decisions > 0
 
 
 @pytest.mark.parametrize("protocol", [1, 2])

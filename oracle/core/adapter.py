@@ -50,8 +50,8 @@ from typing import Any, Iterable, Mapping, Sequence, TextIO
 
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import Game
-from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, GENERAL_PROTOCOL, dumps,
-                                              legal_actions_text, player_json)
+from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, GENERAL_PROTOCOL, answer_text,
+                                              dumps, legal_actions_text, player_json)
 from hanamikoji.engine.core.registry import DEFAULT, get, load
 
 
@@ -113,8 +113,14 @@ class ProtocolAdapter:
 
     def request_text(self, request: Any, line: str | None = None) -> str:
         """:meth:`answer_request` as canonical JSON; a subclass may write some answers'
-        text faster (the same text)."""
-        return dumps(self.answer_request(request, line))
+        text faster (the same text). An answer of one key and a small value (``{"ok": true}``,
+        whose turn it is, no result yet) is written once (:func:`.protocol.answer_text`)."""
+        answer = self.answer_request(request, line)
+        if type(answer) is dict and len(answer) == 1:
+            for key, value in answer.items():
+                if type(key) is str:
+                    return answer_text(key, value)
+        return dumps(answer)
 
     def serve(self, requests: Iterable[str] | None = None, out: TextIO | None = None) -> None:
         """Answer every request line of ``requests`` (default: standard input) on ``out``

@@ -386,6 +386,13 @@ class Engine:
         included); every failure but a line that is not JSON is raised here. ``meanwhile`` is
         called once the request is written, before the answer is waited for: the harness's
         own work overlaps the engine's."""
+        self.write_request(message)
+        if meanwhile is not None:
+            meanwhile()
+        return self.read_answer(message)
+
+    def write_request(self, message: dict[str, Any]) -> None:
+        """Send one request line (:meth:`read_answer` reads its answer)."""
         interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         assert self.process is not None and self.process.stdin is not None
         channel = self._channel
@@ -401,8 +408,11 @@ class Engine:
             code = self.process.poll()
             raise self._fail("crash", f"the engine exited (code {code}) before "
                                       f"{_short(message)}") from None
-        if meanwhile is not None:
-            meanwhile()
+
+    def read_answer(self, message: dict[str, Any]) -> bytes:
+        """The answer line to ``message``, the last request :meth:`write_request` sent."""
+        assert self.process is not None
+        channel = self._channel
         line = channel.answer(self.timeout)
         if line is None:
             raise self._fail("hang", f"the engine did not answer {_short(message)} within "
@@ -671,8 +681,27 @@ class DiffExtension:
         return check_seeded(game, configs[0] if configs else game.configure(), argv, timeout)
 
     def play(self, data: Any, engine: Engine, configs: Sequence[Any]) -> None:
-        """One game, drawn by Hypothesis from ``data`` (:func:`play`)."""
-        play(data, engine, self.game, configs)
+        """One game, drawn by Hypothesis from ``data`` (``st.data()``), compared on ``engine``
+        step by step (:meth:`play_drawn`)."""
+        from hanamikoji.oracle.core.diff_draw import HypothesisDraws
+
+        engine.ensure_started()
+        self.play_drawn(HypothesisDraws(data),
+                        lambda config, first: DiffGame(engine, self.game, config, first), configs)
+
+    def play_drawn(self, draws: Any, match_for: Callable[[Any, int], Any],
+                   configs: Sequence[Any]) -> None:
+        """One game, its choices from ``draws`` (:class:`.diff_draw.Draws`), compared by the
+        match ``match_for(config, first_player)`` makes (:func:`play_drawn`). A game that
+        plays its own way overrides this; one that overrides only :meth:`play` (written
+        before there was this hook) has its games drawn by Hypothesis as they were."""
+        play_drawn(draws, match_for, self.game, configs)
+
+    def draws_its_games(self) -> bool:
+        """Whether this game's games go through :meth:`play_drawn` (drawn from a seeded
+        source, Hypothesis brought in only to shrink), not an older :meth:`play` of its own."""
+        own = type(self)
+        return own.play is DiffExtension.play or own.play_drawn is not DiffExtension.play_drawn
 
 
 def hooks(game: Game) -> DiffExtension:
@@ -977,12 +1006,14 @@ class DiffGame:
         are); any other answer is judged part by part."""
         if self.view_keys is not None:
             return None
+        from hanamikoji.oracle.core.protocol import answer_text
+
         game = self.game
-        return [dumps({"current_player": player_json(game.current_player(state))}),
+        return [answer_text("current_player", player_json(game.current_player(state))),
                 legal_actions_text(game, game.legal_actions(state)),
-                *(f'{{"view":{view_text(game, game.observe(state, p))}}}'
-                  for p in game.players(state)),
-                dumps({"result": game.record_result_json(state)})]
+                *[f'{{"view":{view_text(game, game.observe(state, p))}}}'
+                  for p in game.players(state)],
+                answer_text("result", game.record_result_json(state))]
 
     def batch(self, requests: list[dict[str, Any]],
               texts: Callable[[], list[str] | None]) -> Any:
@@ -1219,10 +1250,23 @@ def drawing(data: Any) -> Callable[..., Any]:
 
 def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
          plan: Callable[[Any], Any] | None = None) -> None:
-    """One game, drawn by Hypothesis from ``data``, compared at every step: the options among
-    ``configs``, the first player, every chance outcome (drawn by the game from a drawn seed) and
-    every decision among the reference's legal ones; now and then a probe, a decision legal
-    earlier in the game that the rules forbid now.
+    """One game, drawn by Hypothesis from ``data`` (``st.data()``), compared at every step on
+    ``engine`` (:func:`play_drawn`)."""
+    from hanamikoji.oracle.core.diff_draw import HypothesisDraws
+
+    engine.ensure_started()
+    play_drawn(HypothesisDraws(data), lambda config, first: DiffGame(engine, game, config, first),
+               game, configs, plan)
+
+
+def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
+               configs: Sequence[Any], plan: Callable[[Any], Any] | None = None) -> None:
+    """One game, its choices from ``draws`` (:class:`.diff_draw.Draws`), compared at every step
+    by the match ``match_for(config, first_player)`` makes (a :class:`DiffGame`, or one that
+    writes the whole game down first): the options among ``configs``, the first player, every
+    chance outcome (drawn by the game from a drawn seed) and every decision among the
+    reference's legal ones; now and then a probe, a decision legal earlier in the game that the
+    rules forbid now.
 
     ``plan`` (a game's own, optional) gives a decision for a state, or None: what a player who
     knows everything the reference knows would do to bring about what uniform play rarely
@@ -1230,14 +1274,11 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
     draws shrink to) then follow it for about three decisions in four, the others never."""
     import random
 
-    from hypothesis import strategies as st
-
-    engine.ensure_started()
-    draw = drawing(data)
-    config = draw(st.sampled_from(list(configs)), label="options")
-    first = draw(st.integers(0, game.num_players(config) - 1), label="first_player")
-    planned = plan is not None and draw(st.integers(0, 1), label="planned game") == 0
-    match = DiffGame(engine, game, config, first)
+    integer = draws.integer
+    config = configs[integer(0, len(configs) - 1)]
+    first = integer(0, game.num_players(config) - 1)
+    planned = plan is not None and integer(0, 1) == 0
+    match = match_for(config, first)
     state = match.start()
     # Decisions legal somewhere earlier in this game, each once: the probes. The first and the
     # last few of each legal list are kept (a game lists its kinds of decision in an order of
@@ -1246,37 +1287,36 @@ def play(data: Any, engine: Engine, game: Game, configs: Sequence[Any],
     known: set[Any] = set()
     bound = game.max_decisions(config) or MAX_DECISIONS
     for _ in range(bound + 1):
-        match.compare(state)
-        if game.is_terminal(state):
-            return
-        if game.current_player(state) == CHANCE:
-            seed = draw(st.integers(0, 2 ** 32 - 1), label="chance seed")
-            state = match.send(state, game.sample_chance(state, random.Random(seed)))
-            continue
-        legal = game.legal_actions(state)
-        if seen and draw(st.integers(0, 3), label="probe") == 0:
-            match.probe(state, seen[draw(st.integers(0, len(seen) - 1),
-                                              label="forbidden decision")])
-        for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
-            key = decision  # its own key when it can be one, else its JSON text
-            try:
-                new = key not in known
-            except TypeError:
-                key = dumps(game.decision_to_json(decision))
-                new = key not in known
-            if new:
-                known.add(key)
-                seen.append(decision)
-        decision = None
-        if planned and draw(st.integers(0, 3), label="follow the plan") < 3:
-            decision = plan(state)  # type: ignore[misc]
-            if decision not in legal:
-                decision = None
-        if decision is None:
-            # An index, not sampled_from(legal): the same uniform choice, shrinking towards
-            # the first decision, without hashing the whole list at every step of a long game.
-            decision = legal[draw(st.integers(0, len(legal) - 1), label="decision")]
-        state = match.send(state, decision)
+        with draws.step():  # a step is one unit to Hypothesis's shrinker
+            match.compare(state)
+            if game.is_terminal(state):
+                return
+            if game.current_player(state) == CHANCE:
+                seed = integer(0, 2 ** 32 - 1)
+                state = match.send(state, game.sample_chance(state, random.Random(seed)))
+                continue
+            legal = game.legal_actions(state)
+            if seen and integer(0, 3) == 0:
+                match.probe(state, seen[integer(0, len(seen) - 1)])
+            for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
+                key = decision  # its own key when it can be one, else its JSON text
+                try:
+                    new = key not in known
+                except TypeError:
+                    key = dumps(game.decision_to_json(decision))
+                    new = key not in known
+                if new:
+                    known.add(key)
+                    seen.append(decision)
+            decision = None
+            if planned and integer(0, 3) < 3:
+                decision = plan(state)  # type: ignore[misc]
+                if decision not in legal:
+                    decision = None
+            if decision is None:
+                # An index: a uniform choice, shrinking towards the first decision.
+                decision = legal[integer(0, len(legal) - 1)]
+            state = match.send(state, decision)
 
 
 #: The most configurations one run draws its games from.
@@ -1506,6 +1546,9 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     if divergence is not None:
         engine.stop()
         return Report(0, divergence, engine.starts, time.perf_counter() - start, False)
+    if hooks(game).draws_its_games():  # a seeded source, Hypothesis only to shrink
+        return compare_drawn(engine, game, configs, games=games, seed=seed, shrink=shrink,
+                             progress=progress, start=start)
     # Games compared, as asked (each played to its end, or to the divergence found in it);
     # games Hypothesis cut short when its budget of draws for one game ran out (compared as
     # far as they went, not counted); games replayed while shrinking.
@@ -1582,6 +1625,184 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     return Report(compared, divergence, engine.starts, time.perf_counter() - start,
                   shrink > 0 and divergence is not None and not hung,
                   getattr(engine, "view_keys", None), shrinking, cut_short)
+
+
+def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: int, seed: int,
+                  shrink: int, progress: Progress | None, start: float) -> Report:
+    # (The hot loop of issue 36; with diff_draw and diff_script, a part of this module to be
+    # split off with the comparison and the report.)
+    """:func:`~.diff.compare_engines` after its check of seeded chance: ``games`` games, game
+    ``i`` drawn from ``SeededDraws(seed, i)``, each sent as batches where the engine answers
+    them; the first divergence, shrunk by Hypothesis from that game's choices in at most
+    ``shrink`` more games."""
+    from hanamikoji.oracle.core.diff_draw import SeededDraws
+    from hanamikoji.oracle.core.diff_script import (Failed, Mismatch, Pipeline, ScriptedGame,
+                                                    free_stackframes)
+
+    hook = hooks(game)
+
+    def live(draws: Any) -> None:
+        engine.ensure_started()
+        hook.play_drawn(draws, lambda config, first: DiffGame(engine, game, config, first),
+                        configs)
+
+    compared = 0
+
+    def done(index: int) -> None:  # games end in order: the count is the next game's index
+        nonlocal compared
+        compared = index + 1
+        if progress is not None:
+            progress("comparing", compared, games, engine.decisions)
+
+    pipeline = Pipeline(engine, done, EngineFailure)
+    made: dict[int, ScriptedGame] = {}  # the games that may still be in flight, by index
+
+    def one(index: int) -> tuple[Divergence, list[int], bool] | None:
+        """Game ``index``, written down and sent (its answers are judged later, as the next
+        batch goes): None, or a divergence found in it step by step, the choices that led to
+        it and whether it ended the search (a hang, a protocol error)."""
+        def match_for(config: Any, first: int) -> ScriptedGame:
+            made[index] = ScriptedGame(DiffGame(engine, game, config, first), pipeline, index)
+            made.pop(index - 2, None)
+            return made[index]
+
+        draws = SeededDraws(seed, index)
+        if pipeline.flight is None:
+            engine.ensure_started()
+        try:
+            hook.play_drawn(draws, match_for, configs)
+            made[index].flush()
+            if made[index].live:
+                done(index)
+            return None
+        except DivergenceFound as found:
+            if index in made and made[index].live:
+                return found.divergence, draws.choices, False
+        except _Stop as stop:
+            if index in made and made[index].live:
+                return stop.divergence, draws.choices, stop.hang
+        return _replayed(live, seed, index, made.get(index))
+
+    def first_found() -> tuple[Divergence, list[int], bool] | None:
+        """The games in order until one diverges: what was found in it, or None."""
+        try:
+            for index in range(games):
+                interrupt.check()
+                found = one(index)
+                if found is not None:
+                    done(index)
+                    return found
+            pipeline.land()
+            return None
+        except (Mismatch, Failed) as wrong:  # a game's batch: that game step by step
+            if isinstance(wrong, Failed) and wrong.failure.unstarted:
+                raise _Unstarted(cannot_start(engine.argv, wrong.failure)) from None
+            pipeline.flight = None
+            found = _replayed(live, seed, wrong.index, made.get(wrong.index))
+            done(wrong.index)
+            return found
+
+    if progress is not None:
+        progress("comparing", 0, games, engine.decisions)
+    found: tuple[Divergence, list[int], bool] | None = None
+    try:
+        with free_stackframes():
+            found = first_found()
+        divergence = None if found is None else found[0]
+        hung = found is not None and found[2]
+        shrinking = 0
+        if found is not None and shrink > 0 and not hung:
+            divergence, hung, shrinking = _shrunk(live, found[0], found[1], seed, shrink,
+                                                  engine, progress)
+    except _Unstarted as unstarted:
+        engine.stop()
+        raise unstarted.error from None
+    except BaseException:
+        engine.stop()
+        raise
+    # Read the engine's output to its end: a line nobody asked for is the diagnosis, whatever
+    # the answers before it looked like (a request answered twice shifts every later answer).
+    extra = engine.settle()
+    if extra is not None and not (divergence is not None and hung and
+                                  divergence.message == extra.message):
+        divergence = Divergence(None, None, (), extra.request, None, None, extra.message,
+                                game.name, where="when the engine was stopped after the games")
+        hung = True
+    return Report(compared, divergence, engine.starts, time.perf_counter() - start,
+                  shrink > 0 and divergence is not None and not hung,
+                  getattr(engine, "view_keys", None), shrinking, 0)
+
+
+def _replayed(live: Callable[[Any], None], seed: int, index: int,
+              scripted: Any) -> tuple[Divergence, list[int], bool] | None:
+    """Game ``index`` played again step by step on the other engine: its divergence, the
+    choices that led to it and whether it ended the search (a hang, a protocol error), or
+    None when it agrees. ``scripted``: the game as sent in batches (None: it never began)."""
+    from hanamikoji.oracle.core.diff_draw import SeededDraws
+
+    draws = SeededDraws(seed, index)
+    try:
+        live(draws)
+    except DivergenceFound as found:
+        return found.divergence, draws.choices, False
+    except _Stop as stop:
+        return stop.divergence, draws.choices, stop.hang
+    if scripted is None:
+        return None
+    # Step by step it agreed, but not in batches: the batches are what differs.
+    match = scripted.match
+    return (Divergence(match.label, match.first_player, (),
+                       {"op": "batch", "requests": len(scripted.requests) + scripted.sent},
+                       None, None, "the answers to the requests of a game sent in batches "
+                       "differ from the answers to the same requests sent one step at a time",
+                       game=match.game.name,
+                       options=tuple(match.game.options_of(match.config).items())),
+            draws.choices, True)
+
+
+def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], seed: int,
+            shrink: int, engine: Engine,
+            progress: Progress | None) -> tuple[Divergence, bool, int]:
+    """Hypothesis shrinks the game of ``choices`` (which diverged as ``first``) in at most
+    ``shrink`` more games: the smallest divergence, whether the search ended on a hang, and
+    the games played."""
+    from hypothesis.errors import Flaky
+
+    from hanamikoji.oracle.core.diff_draw import shrink as shrink_choices
+
+    best = first
+    played = 0
+
+    def test(draws: Any) -> None:
+        nonlocal best, played
+        interrupt.check()
+        if played >= shrink:
+            raise _Stop(best)
+        played += 1
+        try:
+            live(draws)
+        except DivergenceFound as found:
+            if found.divergence.size() < best.size():
+                best = found.divergence
+            raise
+        finally:
+            if progress is not None:
+                progress("shrinking", played, shrink, engine.decisions)
+
+    hung = False
+    divergence = best
+    try:
+        with seed_only_draws():
+            shrink_choices(test, choices, seed, shrink + 1)
+    except DivergenceFound as found:
+        divergence = found.divergence
+    except _Stop as stop:
+        divergence, hung = stop.divergence, stop.hang
+    except Flaky:
+        divergence = best
+    if best.size() < divergence.size():
+        divergence = best
+    return divergence, hung, played
 
 
 # --- the black-box leak check ---------------------------------------------------------------

@@ -1,7 +1,7 @@
 """``diff`` as a campaign (:mod:`hanamikoji.campaign`): the games cut into shards, each
 compared on a worker against an adapter process of its own.
 
-Shard ``games-F-L`` plays ``L - F + 1`` games with Hypothesis seeded by the run's seed and ``F``
+Shard ``games-F-L`` plays ``L - F + 1`` games drawn from a source seeded by the run's seed and ``F``
 (the first shard by the seed itself), and only the first shard checks the engine's seeded chance
 outcomes. Its games depend on those, the engine's answers and the options alone, never on what
 its worker process ran before (:func:`hanamikoji.oracle.core.diff.seed_only_draws`): the games

@@ -11,8 +11,9 @@ from typing import Any
 from hanamikoji.engine.core.codec import MalformedJSONError, dumps
 from hanamikoji.engine.core.game import player_json
 
-__all__ = ["BATCH_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError", "batch_request",
-           "chance_request", "dumps", "legal_actions_text", "new_game_request", "player_json", "random_chance_request"]
+__all__ = ["BATCH_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError", "answer_text",
+           "batch_request", "chance_request", "dumps", "legal_actions_text", "new_game_request",
+           "player_json", "random_chance_request"]
 
 
 #: The protocol an adapter speaks when it says nothing: 1, the requests of before the core
@@ -68,4 +69,24 @@ def legal_actions_text(game: Any, legal: Any) -> str:
         if len(_LEGAL_TEXTS) >= _LEGAL_KEPT:
             _LEGAL_TEXTS.clear()
         _LEGAL_TEXTS[id(legal)] = (legal, game, text)
+    return text
+
+
+#: The texts of :func:`answer_text`'s small answers, by key, type and value.
+_SMALL_TEXTS: dict[tuple[str, type, Any], str] = {}
+
+
+def answer_text(key: str, value: Any) -> str:
+    """``dumps({key: value})``: the answer ``{"current_player": 1}``, ``{"result": null}`` or
+    ``{"ok": true}``, which the harness and the reference adapter both write at every step.
+    Those whose value is None, a bool or an int are written once (by type: ``1`` and ``true``
+    are different texts); any other is written each time."""
+    kind = type(value)
+    if value is not None and kind is not bool and kind is not int:
+        return dumps({key: value})
+    text = _SMALL_TEXTS.get((key, kind, value))
+    if text is None:
+        if len(_SMALL_TEXTS) >= _LEGAL_KEPT:
+            _SMALL_TEXTS.clear()
+        text = _SMALL_TEXTS[(key, kind, value)] = dumps({key: value})
     return text

@@ -5,11 +5,10 @@ through :data:`EXTENSION`, this game's diff hooks."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from hanamikoji.oracle.core.diff import (DiffExtension, DiffGame, Divergence, Engine, check_seeded,
-                                        drawing)
+from hanamikoji.oracle.core.diff import (DiffExtension, DiffGame, Divergence, Engine, check_seeded)
+from hanamikoji.oracle.core.diff_draw import Draws, HypothesisDraws, choice, permutation
 from hanamikoji.oracle.core.protocol import MalformedJSONError
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.actions import (
@@ -84,82 +83,99 @@ def _normal_entry(entry: Any) -> Any:
     return out
 
 
-# --- Hypothesis: games ----------------------------------------------------------------------
+# --- games -----------------------------------------------------------------------------------
 
 
-@functools.cache
-def _strategies() -> Any:
-    """Made once: Hypothesis reads the source of a strategy's lambdas to describe it, which
-    cost more than a short game when the strategies were made again for every game."""
-    from hypothesis import strategies as st
+def _deal(draws: Draws) -> Deal:
+    """A deal drawn uniformly: the 21 cards in a drawn order."""
+    cards = permutation(draws, C.cards_of(C.FULL_DECK))
+    return Deal(cards[0], (cards[1:7], cards[7:13]), cards[13:])
 
-    deck = C.cards_of(C.FULL_DECK)
-    deals = st.permutations(deck).map(
-        lambda cards: Deal(cards[0], (cards[1:7], cards[7:13]), cards[13:]))
-    targets = st.lists(st.sampled_from("==01"), min_size=C.NUM_GEISHA,
-                       max_size=C.NUM_GEISHA).map("".join)
-    pairs = st.tuples(st.integers(0, 6), st.integers(0, 6))
-    probes = st.one_of(
-        st.builds(Secret, st.integers(0, 6)),
-        st.builds(TradeOff, st.lists(st.integers(0, 6), min_size=2, max_size=2)),
-        st.builds(Gift, st.lists(st.integers(0, 6), min_size=3, max_size=3)),
-        st.builds(Competition, st.tuples(pairs, pairs)),
-        st.builds(GiftPick, st.integers(0, 6)),
-        st.builds(CompetitionPick, pairs),
-    )
-    return st, deals, targets, probes
+
+def _target(draws: Draws) -> str:
+    """A marker row to end a round with, per geisha ``=`` (a tie, twice as often), 0 or 1."""
+    return "".join(choice(draws, "==01") for _ in range(C.NUM_GEISHA))
+
+
+def _probe(draws: Draws) -> Decision:
+    """A decision of any kind on any cards, most of them forbidden where they are offered."""
+    integer = draws.integer
+
+    def pair() -> tuple[int, int]:
+        return (integer(0, 6), integer(0, 6))
+
+    kind = integer(0, 5)
+    if kind == 0:
+        return Secret(integer(0, 6))
+    if kind == 1:
+        return TradeOff([integer(0, 6) for _ in range(2)])
+    if kind == 2:
+        return Gift([integer(0, 6) for _ in range(3)])
+    if kind == 3:
+        return Competition((pair(), pair()))
+    if kind == 4:
+        return GiftPick(integer(0, 6))
+    return CompetitionPick(pair())
 
 
 def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
     """One Hanamikoji game, drawn by Hypothesis from ``data``, compared at every step."""
+    from hanamikoji.engine.hanamikoji.game_type import GAME
+
+    engine.ensure_started()
+    play_drawn(HypothesisDraws(data), lambda rules, first: DiffGame(engine, GAME, rules, first),
+               variants)
+
+
+def play_drawn(draws: Draws, match_for: Callable[[Any, int], Any],
+               variants: tuple[Rules, ...]) -> None:
+    """One Hanamikoji game, its choices from ``draws``, compared at every step by the match
+    ``match_for(rules, first_player)`` makes."""
     from hanamikoji.engine.hanamikoji.construct import round_for_sides
     from hanamikoji.oracle.hanamikoji.vectors import IntentError, sides_for
 
-    st, deals, targets, probes = _strategies()
-    engine.ensure_started()
-    draw = drawing(data)
-    rules = draw(st.sampled_from(variants), label="variant")
-    first = draw(st.integers(0, 1), label="first_player")
-    from hanamikoji.engine.hanamikoji.game_type import GAME
-
-    game = DiffGame(engine, GAME, rules, first)
+    integer = draws.integer
+    rules = choice(draws, variants)
+    first = integer(0, 1)
+    game = match_for(rules, first)
     # A planned game builds every round to end with a drawn marker row, mostly ties: double
     # finishes, old markers kept, and the Italian round limit come up far more often than in
     # uniform play. The other games deal uniformly and draw every decision.
-    planned = draw(st.booleans(), label="planned game")
+    planned = integer(0, 1) == 1
     game.start()
     state = new_game(rules, first)
     plan: list[Decision] = []
     while True:
-        game.compare(state)
-        if state.phase is Phase.OVER or state.round >= MAX_ROUNDS:
-            if state.phase is Phase.OVER and draw(st.booleans(), label="probe the end"):
-                game.probe(state, state.history[-1])
-            return
-        if state.phase is Phase.DEAL:
-            if draw(st.integers(0, 7), label="probe a bad deal") == 0:
-                deal = draw(deals)
-                game.probe(state, Deal(deal.removed, deal.hands, (deal.removed,) + deal.draws[1:]))
-            deal = None
-            if planned:
-                target = draw(targets, label="marker row")
-                try:
-                    sides = sides_for(state.markers, target)
-                except IntentError:  # one player wins and the other nothing: every geisha ties
-                    sides = sides_for(state.markers, "=" * C.NUM_GEISHA)
-                deal, decisions = round_for_sides(*sides, starter=state.starter)
-                plan = list(decisions)
-            if deal is None:
-                deal = draw(deals, label="deal")
-            state = game.send(state, deal)
-            continue
-        if draw(st.integers(0, 3), label="probe") == 0:
-            game.probe(state, draw(probes, label="forbidden decision"))
-        if plan:
-            decision = plan.pop(0)
-        else:
-            decision = draw(st.sampled_from(legal_actions(state)), label="decision")
-        state = game.send(state, decision)
+        with draws.step():  # a step is one unit to Hypothesis's shrinker
+            game.compare(state)
+            if state.phase is Phase.OVER or state.round >= MAX_ROUNDS:
+                if state.phase is Phase.OVER and integer(0, 1) == 1:
+                    game.probe(state, state.history[-1])
+                return
+            if state.phase is Phase.DEAL:
+                if integer(0, 7) == 0:
+                    bad = _deal(draws)
+                    game.probe(state, Deal(bad.removed, bad.hands, (bad.removed,) + bad.draws[1:]))
+                deal: Deal | None = None
+                if planned:
+                    target = _target(draws)
+                    try:
+                        sides = sides_for(state.markers, target)
+                    except IntentError:  # one player wins and the other nothing: every geisha ties
+                        sides = sides_for(state.markers, "=" * C.NUM_GEISHA)
+                    deal, decisions = round_for_sides(*sides, starter=state.starter)
+                    plan = list(decisions)
+                if deal is None:
+                    deal = _deal(draws)
+                state = game.send(state, deal)
+                continue
+            if integer(0, 3) == 0:
+                game.probe(state, _probe(draws))
+            if plan:
+                decision = plan.pop(0)
+            else:
+                decision = choice(draws, legal_actions(state))
+            state = game.send(state, decision)
 
 
 def check_seeded_deals(argv: Sequence[str], timeout: float) -> Divergence | None:
@@ -198,8 +214,9 @@ class HanamikojiDiff(DiffExtension):
                      configs: Sequence[Any] = ()) -> Divergence | None:
         return check_seeded_deals(argv, timeout)
 
-    def play(self, data: Any, engine: Engine, configs: Sequence[Any]) -> None:
-        play(data, engine, tuple(configs))
+    def play_drawn(self, draws: Any, match_for: Callable[[Any, int], Any],
+                   configs: Sequence[Any]) -> None:
+        play_drawn(draws, match_for, tuple(configs))
 
 
 EXTENSION = HanamikojiDiff

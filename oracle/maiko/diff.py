@@ -5,12 +5,12 @@ rarely fills a board). The core's harness (:mod:`hanamikoji.oracle.core.diff`) r
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from hanamikoji.engine.maiko.actions import Danna, Flip, Layout, OneSan
 from hanamikoji.engine.maiko.components import FRIEND, NUM_ITEMS, tile_name
 from hanamikoji.engine.maiko.game import DOWN, Phase, State
-from hanamikoji.oracle.core.diff import DiffExtension, Engine, play
+from hanamikoji.oracle.core.diff import DiffExtension, play_drawn
 
 
 def plan(state: State) -> Any:
@@ -36,12 +36,13 @@ def plan(state: State) -> Any:
 
 
 class MaikoDiff(DiffExtension):
-    """Maiko's diff hooks: the core's games (:func:`~hanamikoji.oracle.core.diff.play`) with
+    """Maiko's diff hooks: the core's games (:func:`~hanamikoji.oracle.core.diff.play_drawn`) with
     :func:`plan`, so that the last turns of a full board, rows and columns, and the scoring of
     many ends are compared often."""
 
-    def play(self, data: Any, engine: Engine, configs: Sequence[Any]) -> None:
-        play(data, engine, self.game, configs, plan=plan)
+    def play_drawn(self, draws: Any, match_for: Callable[[Any, int], Any],
+                   configs: Sequence[Any]) -> None:
+        play_drawn(draws, match_for, self.game, configs, plan=plan)
 
     def decision_text(self, state: State, decision: Any) -> str:
         """A decision as the report shows it, with the tiles it concerns from the reference's

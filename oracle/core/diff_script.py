@@ -1,0 +1,256 @@
+"""``diff``'s hot loop: each game drawn from a plain seeded source, played on the reference
+alone and written down, then sent to the other engine in as few lines as the protocol allows.
+
+The harness draws every choice of a game itself (:class:`.diff_draw.SeededDraws`) and never
+needs the other engine's answers to go on, so with an adapter that declares protocol 3 a whole
+game is one ``batch``: every decision, chance outcome and probe, each followed by the requests
+of the step it reaches, exactly the requests :class:`~.diff.DiffGame` sends, in its order. Its
+answer line is compared as text with the reference's answers (a probe's answer, whatever its
+words, must be an error): the same verdict as judging each answer alone, for the reference's
+own text. A game whose answers are anything else is played again on the other engine the
+way it always was, step by step from the same choices (:class:`~.diff.DiffGame`): the
+divergence and its report are then the same as before. Hypothesis comes in only then, to shrink
+the choices of that game (:func:`.diff_draw.shrink`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+from hanamikoji.engine.core.errors import GameError
+from hanamikoji.oracle.core.protocol import BATCH_PROTOCOL, batch_request, new_game_request
+
+#: A game's requests are sent once the reference's answers to them reach this many characters
+#: (a long game is sent in several batches, each far below the harness's line limit).
+BATCH_CHARS = 1 << 20
+
+
+class Mismatch(Exception):
+    """The other engine's answer line to a batch of game ``index`` is not the reference's
+    answers."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
+class Failed(Exception):
+    """The other engine failed (crashed, hung, broke the protocol) while a batch of game
+    ``index`` was written or its answer read: ``failure``, its :class:`~.diff.EngineFailure`."""
+
+    def __init__(self, index: int, failure: Any) -> None:
+        super().__init__(index)
+        self.index = index
+        self.failure = failure
+
+
+#: In a game's expected answers: the answer to a probe, any JSON object with an ``"error"``.
+REFUSED = None
+#: In a game's expected answers: the answer to ``new_game`` of an adapter that answers
+#: batches and compares whole views (what :meth:`~.diff.DiffGame.start` accepts as that).
+STARTED = object()
+
+
+class Pipeline:
+    """The batches sent to the other engine, one in flight at a time: a batch is written, and
+    its answer read only when the next is ready to go (or at the end), so the other engine
+    answers one while the harness writes down the next. ``done(index)`` is told as the last
+    batch of game ``index`` is answered as the reference answers it."""
+
+    def __init__(self, engine: Any, done: Callable[[int], None],
+                 failures: type[Exception]) -> None:
+        self.engine = engine  # a diff.Engine: write_request, read_answer
+        self.done = done
+        self.failures = failures  # what the engine raises when it fails: diff.EngineFailure
+        self.flight: tuple[dict[str, Any], list[Any], int, bool] | None = None
+
+    def send(self, requests: list[dict[str, Any]], expected: list[Any], index: int,
+             last: bool) -> None:
+        """Write a batch of game ``index`` (``last``: its last), once the one in flight is
+        answered."""
+        self.land()
+        message = batch_request(requests)
+        try:
+            self.engine.write_request(message)
+        except self.failures as failure:
+            raise Failed(index, failure) from None
+        self.flight = (message, expected, index, last)
+
+    def land(self) -> None:
+        """Read and judge the answer of the batch in flight, if any: :class:`Mismatch` or
+        :class:`Failed` for its game."""
+        if self.flight is None:
+            return
+        message, expected, index, last = self.flight
+        self.flight = None
+        try:
+            line = self.engine.read_answer(message)
+        except self.failures as failure:
+            raise Failed(index, failure) from None
+        if not agrees(line, expected):
+            raise Mismatch(index)
+        if last:
+            self.done(index)
+
+
+class ScriptedGame:
+    """Game ``index`` played on the reference alone by ``match`` (a :class:`~.diff.DiffGame`,
+    which makes the requests and the reference's answers), each request written down with the
+    reference's answer as canonical text (or :data:`REFUSED`, :data:`STARTED`), and sent to
+    the other engine in batches through ``pipeline``. The first game of an engine's process is
+    started alone (its answer to ``new_game`` declares what it answers); once it has declared
+    batches, ``new_game`` goes in the batch too, and a whole game is one line. An engine that
+    does not answer batches, or compares only some keys of a view, has the game played step by
+    step by ``match`` itself (``live``)."""
+
+    def __init__(self, match: Any, pipeline: Pipeline, index: int) -> None:
+        self.match = match
+        self.pipeline = pipeline
+        self.index = index
+        self.requests: list[dict[str, Any]] = []
+        self.expected: list[Any] = []
+        self.chars = 0
+        #: Requests sent in earlier batches of this game.
+        self.sent = 0
+        self.live = False
+
+    def start(self) -> Any:
+        match = self.match
+        engine = match.engine
+        if engine.batched:  # this process declared batches: new_game goes in one too
+            request = (new_game_request(match.game, match.config, match.first_player)
+                       if engine.general else
+                       match.hooks.new_game_request(match.config, match.first_player))
+            self._add([request], (STARTED,))
+            return match.game.new_game(match.config, match.first_player)
+        self.pipeline.land()
+        state = match.start()  # new_game, asked alone: its answer declares the protocol
+        self.live = not engine.batched or match.view_keys is not None
+        return state
+
+    def _add(self, requests: list[dict[str, Any]], texts: Sequence[Any]) -> None:
+        self.requests.extend(requests)
+        self.expected.extend(texts)
+        for text in texts:
+            if type(text) is str:
+                self.chars += len(text)
+        if self.chars >= BATCH_CHARS:
+            self.flush(last=False)
+
+    def compare(self, state: Any) -> None:
+        if self.live:
+            self.match.compare(state)
+            return
+        texts = self.match.step_texts(state)
+        assert texts is not None  # whole views: start() saw to it
+        self._add(self.match.step_requests(state), texts)
+
+    def send(self, state: Any, decision: Any) -> Any:
+        match = self.match
+        if self.live:
+            return match.send(state, decision)
+        after = match.game.apply(state, decision)
+        self._add([match.request_for(state, decision)], ('{"ok":true}',))
+        return after
+
+    def probe(self, state: Any, decision: Any) -> None:
+        match = self.match
+        if self.live:
+            match.probe(state, decision)
+            return
+        try:
+            match.game.apply(state, decision)
+        except GameError:
+            self._add([match.request_for(state, decision)], (REFUSED,))
+
+    def flush(self, last: bool = True) -> None:
+        """Send the requests written down since the last batch, in one batch (the answer is
+        judged when the next batch goes, or at the end: :meth:`Pipeline.land`)."""
+        if self.live:
+            return
+        requests, expected = self.requests, self.expected
+        self.requests, self.expected, self.chars = [], [], 0
+        self.sent += len(requests)
+        self.pipeline.send(requests, expected, self.index, last)
+
+
+_DECODER = json.JSONDecoder()
+
+
+def agrees(line: bytes, expected: Sequence[Any]) -> bool:
+    """Whether ``line`` is ``{"answers": [...]}`` with the texts ``expected`` in order, where
+    :data:`REFUSED` is any JSON object with an ``"error"`` (the answer to a probe) and
+    :data:`STARTED` an answer to ``new_game`` that declares batches and whole views."""
+    if all(type(part) is str for part in expected):
+        return line == ('{"answers":[' + ",".join(expected) + "]}\n").encode()
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    head = '{"answers":['
+    if not text.startswith(head):
+        return False
+    at = len(head)
+    for index, part in enumerate(expected):
+        if index:
+            if not text.startswith(",", at):
+                return False
+            at += 1
+        if type(part) is not str:
+            try:
+                value, at = _DECODER.raw_decode(text, at)
+            except (ValueError, RecursionError):
+                return False
+            if not (_started(value) if part is STARTED else
+                    isinstance(value, dict) and "error" in value):
+                return False
+        else:
+            if not text.startswith(part, at):
+                return False
+            at += len(part)
+    return text[at:] == "]}\n"
+
+
+_limit_lock = threading.Lock()
+_limit_users = 0
+_limit_saved = 0
+
+
+@contextmanager
+def free_stackframes() -> Iterator[None]:
+    """Room for 2,000 more frames while games are played, as Hypothesis makes while a test
+    runs (``ensure_free_stackframes``): an answer nested deeply is then read the same in a game
+    played here as in one Hypothesis replays while shrinking. Nests, and holds across threads
+    (the limit is the interpreter's)."""
+    global _limit_users, _limit_saved
+    depth = 0
+    frame: Any = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    with _limit_lock:
+        if _limit_users == 0:
+            _limit_saved = sys.getrecursionlimit()
+        _limit_users += 1
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), depth + 2000))
+    try:
+        yield
+    finally:
+        with _limit_lock:
+            _limit_users -= 1
+            if _limit_users == 0:
+                sys.setrecursionlimit(_limit_saved)
+
+
+def _started(answer: Any) -> bool:
+    """An answer to ``new_game`` that :meth:`~.diff.DiffGame.start` takes as accepted, with
+    batches (protocol 3 or later) and whole views."""
+    if not isinstance(answer, dict) or answer.get("ok") is not True:
+        return False
+    declared = answer.get("protocol")
+    return (type(declared) is int and declared >= BATCH_PROTOCOL
+            and answer.get("view_keys") in (None, []))
