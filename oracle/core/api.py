@@ -14,6 +14,7 @@ in this process.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import shlex
@@ -86,6 +87,7 @@ def _python_engine(adapter: Any, timeout: float) -> Any:
             super().__init__([f"<{type(adapter).__name__} object>"], timeout)
             self.adapter = adapter
             self.running = False
+            self.pending: collections.deque[bytes] = collections.deque()
 
         def ensure_started(self) -> None:
             if not self.running:
@@ -97,28 +99,33 @@ def _python_engine(adapter: Any, timeout: float) -> Any:
         def launch(self) -> None:
             self.ensure_started()
 
-        def request_line(self, message: dict[str, Any], meanwhile: Any = None) -> bytes:
+        def write_request(self, message: dict[str, Any]) -> None:
+            """Answer ``message`` at once, the answer kept for :meth:`read_answer` (the harness
+            may write the next request before it reads: its answers come in order)."""
             self.ensure_started()
-            if meanwhile is not None:
-                meanwhile()
             try:
                 line = self.adapter.answer_line(json.dumps(message))
             except Exception as error:  # whatever the engine does is judged, never our crash
                 raise EngineFailure("crash", f"the engine raised {type(error).__name__}: "
                                              f"{error} on {_short(message)}") from None
+            self.pending.append((line.rstrip("\n") + "\n").encode("utf-8"))
+
+        def read_answer(self, message: dict[str, Any]) -> bytes:
+            line = self.pending.popleft()
             self.answers += 1
             op = message.get("op")
             if op in DECISION_OPS:
                 self.decisions += 1
             elif op == "batch":
                 self.decisions += sum(r.get("op") in DECISION_OPS for r in message["requests"])
-            return (line.rstrip("\n") + "\n").encode("utf-8")
+            return line
 
         def settle(self) -> None:
             self.stop()
 
         def stop(self) -> None:
             self.running = False
+            self.pending.clear()
 
         def close_input(self) -> None:
             pass
