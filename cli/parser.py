@@ -247,7 +247,7 @@ def _validate(validate: argparse.ArgumentParser) -> None:
                           help="print one JSON verdict per record, in input order")
     _notation(validate)
     _campaign_options(validate, "records", 1000, "lines of input per shard (default 1000)")
-    validate.set_defaults(handler="hanamikoji.oracle.core.validate_command:command")
+    validate.set_defaults(handler="hanamikoji.cli.validate:validate")
 
 
 def _show(show: argparse.ArgumentParser) -> None:
@@ -324,7 +324,7 @@ def _schema(schema: argparse.ArgumentParser) -> None:
     which.add_argument("--bot", action="store_true",
                        help="print the JSON Schema of every message of the bot protocol of "
                             "'tournament' for the game instead (docs/tournament.md)")
-    schema.set_defaults(handler="hanamikoji.oracle.core.validate:print_schema")
+    schema.set_defaults(handler="hanamikoji.cli.validate:schema")
 
 
 def _vectors(vectors: argparse.ArgumentParser) -> None:
