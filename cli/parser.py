@@ -311,7 +311,7 @@ def _convert(convert: argparse.ArgumentParser) -> None:
                               "registry's default)")
     convert.add_argument("--out", type=path, metavar="FILE",
                          help="write into FILE (all at once) instead of standard output")
-    convert.set_defaults(handler="hanamikoji.oracle.core.convert:run")
+    convert.set_defaults(handler="hanamikoji.cli.convert:convert")
 
 
 def _schema(schema: argparse.ArgumentParser) -> None:
@@ -343,7 +343,7 @@ def _vectors(vectors: argparse.ArgumentParser) -> None:
     vectors.add_argument("--seed", type=_seed, metavar="S",
                          help="with --tasks: the seed of the games the cases come from "
                               "(default: the committed set's)")
-    vectors.set_defaults(handler="hanamikoji.oracle.core.vectors:run")
+    vectors.set_defaults(handler="hanamikoji.cli.vectors:vectors")
 
 
 def _perft(perft: argparse.ArgumentParser) -> None:
