@@ -372,7 +372,7 @@ def _perft(perft: argparse.ArgumentParser) -> None:
                        help="split the count at --depth by the first decision")
     _variant(perft)
     perft.add_argument("--json", action="store_true", help='print {"depths": {"1": n, ...}}')
-    perft.set_defaults(handler="hanamikoji.oracle.core.perft:run")
+    perft.set_defaults(handler="hanamikoji.cli.perft:perft")
 
 
 def _diff(diff: argparse.ArgumentParser) -> None:
