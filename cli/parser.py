@@ -440,7 +440,7 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
     # 50 games: some 0.2 s of two built-in bots, some 20 s of two command bots (a process
     # started for each seat of each game)
     _campaign_options(tournament, "games", 50)
-    tournament.set_defaults(handler="hanamikoji.oracle.core.tournament:run")
+    tournament.set_defaults(handler="hanamikoji.cli.tournament:tournament")
 
 
 #: Every sub-command, in the order ``hanamikoji --help`` lists them: its one-line help and the

@@ -14,10 +14,10 @@ count faster (:meth:`PerftExtension.count`, e.g. with transposition tables, in t
 ``hanamikoji.oracle.<game>.perft``); :func:`perft` uses that count when the game gives one, else
 :func:`count`, and the tests check both against :func:`walk`.
 
-The command (:mod:`hanamikoji.cli.perft`) takes its starting position from ``--seed S`` (the first chance outcome of game 0 of
-seed S, drawn as ``hanamikoji play --seed S`` draws it), from ``--history FILE`` (a position as
-:meth:`Game.position_to_json` writes it) or from ``--deal FILE``, a game's own start file
-(:meth:`PerftExtension.start_from_json`).
+The command (:mod:`hanamikoji.cli.perft`) takes its starting position from ``--seed S`` (the
+first chance outcome of game 0 of seed S, drawn as ``hanamikoji play --seed S`` draws it), from
+``--history FILE`` (a position as :meth:`Game.position_to_json` writes it) or from ``--deal
+FILE``, a game's own start file (:meth:`PerftExtension.start_from_json`).
 """
 
 from __future__ import annotations
