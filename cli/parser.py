@@ -99,7 +99,7 @@ def _any_seconds(text: str) -> float:
 
 def _variant(parser: argparse.ArgumentParser) -> None:
     """The game and its options: --game, --players, --variant, --option (:mod:`.options`)."""
-    from hanamikoji.runtime.options import add_game_arguments
+    from hanamikoji.cli.options import add_game_arguments
 
     add_game_arguments(parser)
 
@@ -112,7 +112,7 @@ def _notation(parser: argparse.ArgumentParser) -> None:
 
 def _games(games: argparse.ArgumentParser) -> None:
     games.add_argument("--json", action="store_true", help="print them as one JSON object")
-    games.set_defaults(handler="hanamikoji.runtime.options:games_command")
+    games.set_defaults(handler="hanamikoji.cli.games:games")
 
 
 def _play(play: argparse.ArgumentParser) -> None:
@@ -379,7 +379,7 @@ def _diff(diff: argparse.ArgumentParser) -> None:
     diff.add_argument("--games", "--max-examples", dest="games", type=_positive, default=100,
                       help="games to try (Hypothesis examples; default 100)")
     diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    from hanamikoji.runtime.options import add_game_arguments
+    from hanamikoji.cli.options import add_game_arguments
 
     # An option not fixed here is drawn per game among its choices (docs/oracle.md).
     add_game_arguments(diff, variant_help="the variant of every game, for a game that has "
@@ -408,7 +408,7 @@ def _diff(diff: argparse.ArgumentParser) -> None:
                       workers_help="compare the games in shards on N processes of this "
                                    "machine: the same games and verdict for any N, 1 too "
                                    "(without it, one run of --games in this process)")
-    diff.set_defaults(handler="hanamikoji.oracle.core.diff_campaign:run")
+    diff.set_defaults(handler="hanamikoji.cli.diff:diff")
 
 
 def _tournament(tournament: argparse.ArgumentParser) -> None:

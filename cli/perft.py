@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.runtime.options import game_and_config, option_values
+from hanamikoji.cli.options import game_and_config, option_values
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import Game
 from hanamikoji.oracle.core.perft import (depth_limit, divide, hooks, read_json,

@@ -10,7 +10,7 @@ import json
 from typing import Any, Generator
 
 from hanamikoji.runtime.base import EXIT_OK, UsageError
-from hanamikoji.runtime.options import game_and_config
+from hanamikoji.cli.options import game_and_config
 from hanamikoji.oracle.core.referee import Limits
 from hanamikoji.oracle.core.tournament import (FORFEITS_SHOWN, GameResult, Tally, Tournament,
                                                forfeit_entry, lined_up, merged, played_here,
