@@ -55,7 +55,7 @@ def _game_and_configs(args: argparse.Namespace) -> tuple[Game, tuple[Any, ...]]:
         # 'both' is diff's word for drawing a variant per game: only for a game with variants,
         # and refused as every command refuses an option its game does not have.
         option_values(game, args)  # raises the one-line error of every command
-    return game, tuple(configs_of(game, args))
+    return game, configs_of(game, args)
 
 
 def campaign_asked(args: argparse.Namespace) -> bool:
