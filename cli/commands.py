@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from hanamikoji.cli.simulate import Tally, first_of, play_game, simulate_shard_problem, tally_of
 from hanamikoji.runtime import interrupt
 from hanamikoji.runtime.base import EXIT_OK, UsageError
-from hanamikoji.runtime.options import game_and_config
+from hanamikoji.cli.options import game_and_config
 from hanamikoji.runtime.output import is_stdout, output_file, shown, streams
 from hanamikoji.runtime.progress import progress_bar
 from hanamikoji.engine.core.words import options_text, plural

@@ -99,7 +99,7 @@ def _any_seconds(text: str) -> float:
 
 def _variant(parser: argparse.ArgumentParser) -> None:
     """The game and its options: --game, --players, --variant, --option (:mod:`.options`)."""
-    from hanamikoji.runtime.options import add_game_arguments
+    from hanamikoji.cli.options import add_game_arguments
 
     add_game_arguments(parser)
 
@@ -112,7 +112,7 @@ def _notation(parser: argparse.ArgumentParser) -> None:
 
 def _games(games: argparse.ArgumentParser) -> None:
     games.add_argument("--json", action="store_true", help="print them as one JSON object")
-    games.set_defaults(handler="hanamikoji.runtime.options:games_command")
+    games.set_defaults(handler="hanamikoji.cli.games:games")
 
 
 def _play(play: argparse.ArgumentParser) -> None:
@@ -247,7 +247,7 @@ def _validate(validate: argparse.ArgumentParser) -> None:
                           help="print one JSON verdict per record, in input order")
     _notation(validate)
     _campaign_options(validate, "records", 1000, "lines of input per shard (default 1000)")
-    validate.set_defaults(handler="hanamikoji.oracle.core.validate_command:command")
+    validate.set_defaults(handler="hanamikoji.cli.validate:validate")
 
 
 def _show(show: argparse.ArgumentParser) -> None:
@@ -311,7 +311,7 @@ def _convert(convert: argparse.ArgumentParser) -> None:
                               "registry's default)")
     convert.add_argument("--out", type=path, metavar="FILE",
                          help="write into FILE (all at once) instead of standard output")
-    convert.set_defaults(handler="hanamikoji.oracle.core.convert:run")
+    convert.set_defaults(handler="hanamikoji.cli.convert:convert")
 
 
 def _schema(schema: argparse.ArgumentParser) -> None:
@@ -324,7 +324,7 @@ def _schema(schema: argparse.ArgumentParser) -> None:
     which.add_argument("--bot", action="store_true",
                        help="print the JSON Schema of every message of the bot protocol of "
                             "'tournament' for the game instead (docs/tournament.md)")
-    schema.set_defaults(handler="hanamikoji.oracle.core.validate:print_schema")
+    schema.set_defaults(handler="hanamikoji.cli.validate:schema")
 
 
 def _vectors(vectors: argparse.ArgumentParser) -> None:
@@ -343,7 +343,7 @@ def _vectors(vectors: argparse.ArgumentParser) -> None:
     vectors.add_argument("--seed", type=_seed, metavar="S",
                          help="with --tasks: the seed of the games the cases come from "
                               "(default: the committed set's)")
-    vectors.set_defaults(handler="hanamikoji.oracle.core.vectors:run")
+    vectors.set_defaults(handler="hanamikoji.cli.vectors:vectors")
 
 
 def _perft(perft: argparse.ArgumentParser) -> None:
@@ -372,14 +372,14 @@ def _perft(perft: argparse.ArgumentParser) -> None:
                        help="split the count at --depth by the first decision")
     _variant(perft)
     perft.add_argument("--json", action="store_true", help='print {"depths": {"1": n, ...}}')
-    perft.set_defaults(handler="hanamikoji.oracle.core.perft:run")
+    perft.set_defaults(handler="hanamikoji.cli.perft:perft")
 
 
 def _diff(diff: argparse.ArgumentParser) -> None:
     diff.add_argument("--games", "--max-examples", dest="games", type=_positive, default=100,
                       help="games to try (Hypothesis examples; default 100)")
     diff.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    from hanamikoji.runtime.options import add_game_arguments
+    from hanamikoji.cli.options import add_game_arguments
 
     # An option not fixed here is drawn per game among its choices (docs/oracle.md).
     add_game_arguments(diff, variant_help="the variant of every game, for a game that has "
@@ -408,7 +408,7 @@ def _diff(diff: argparse.ArgumentParser) -> None:
                       workers_help="compare the games in shards on N processes of this "
                                    "machine: the same games and verdict for any N, 1 too "
                                    "(without it, one run of --games in this process)")
-    diff.set_defaults(handler="hanamikoji.oracle.core.diff_campaign:run")
+    diff.set_defaults(handler="hanamikoji.cli.diff:diff")
 
 
 def _tournament(tournament: argparse.ArgumentParser) -> None:
@@ -440,7 +440,7 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
     # 50 games: some 0.2 s of two built-in bots, some 20 s of two command bots (a process
     # started for each seat of each game)
     _campaign_options(tournament, "games", 50)
-    tournament.set_defaults(handler="hanamikoji.oracle.core.tournament:run")
+    tournament.set_defaults(handler="hanamikoji.cli.tournament:tournament")
 
 
 #: Every sub-command, in the order ``hanamikoji --help`` lists them: its one-line help and the

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from hanamikoji import campaign
 from hanamikoji.cli.main import main
 from hanamikoji.oracle.core import diff_campaign as DC
 
@@ -41,7 +42,7 @@ def test_a_divergence_is_the_first_shards_whatever_the_workers(capsys, monkeypat
     assert _verdict(capsys, *argv, "--workers", "2", *engine) == one
     assert _verdict(capsys, *argv, "--workers", "3", *engine) == one
     backend = LastFirst()
-    monkeypatch.setattr(DC, "backend_for", lambda workers, scheduler, **how: backend)
+    monkeypatch.setattr(campaign, "backend_for", lambda workers, scheduler, **how: backend)
     assert _verdict(capsys, *argv, "--workers", "3", *engine) == one
     assert backend.order == sorted(backend.order, reverse=True)  # the first shard ran last
 
@@ -89,7 +90,6 @@ def test_a_shard_plays_the_same_games_whatever_its_process_did_before(
     """One process runs a shard, imports a module of its own and runs a shard of the other
     game, then runs the first shard again: its adapter is sent the same requests both times
     (its games depend on the seed and the shard alone, not on the process's history)."""
-    import argparse
     import importlib
 
     from hanamikoji.engine.core.registry import get
@@ -106,8 +106,7 @@ def test_a_shard_plays_the_same_games_whatever_its_process_did_before(
     adapter = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
 
     def shard(name: str, first: int, count: int) -> list[str]:
-        configs = tuple(D.hooks(get(name)).configs(argparse.Namespace(
-            game=name, players="3" if name == "maiko" else None, variant=None)))
+        configs = tuple(D.hooks(get(name)).configs({"players": 3} if name == "maiko" else {}))
         sent.clear()
         blob = json.loads(DC.diff_shard(adapter, name, configs, 5, 600.0, 0, first, count))
         assert blob["divergence"] is None

@@ -236,3 +236,109 @@ def test_the_door_check_sees_a_wrong_door(tmp_path):
     graph = imports(tmp_path)
     assert graph["hanamikoji.engine.x"] == {("hanamikoji.oracle.y", 2)}
     assert "oracle" not in DOORS[room("hanamikoji.engine.x")]
+
+
+# --- the command's arguments are the command line's -------------------------------------------
+
+
+def namespace_readers(root: pathlib.Path) -> list[str]:
+    """Every place outside cli/ that names ``argparse.Namespace`` (a parameter or a return
+    annotated with it, one made, ``from argparse import Namespace``): a function there that
+    takes a command's parsed arguments is a command handler, or a tool reading the command
+    line. (A program run by path, such as an adapter's ``main``, may parse its own ``argv``
+    with an ``ArgumentParser``; it never names the namespace it gets back.)"""
+    found = []
+    for module, path in sorted(modules(root).items()):
+        if room(module) == "cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            named = (isinstance(node, ast.Attribute) and node.attr == "Namespace"
+                     and isinstance(node.value, ast.Name) and node.value.id == "argparse")
+            imported = (isinstance(node, ast.ImportFrom) and node.module == "argparse"
+                        and any(alias.name == "Namespace" for alias in node.names))
+            if named or imported:
+                found.append(f"{module}:{node.lineno} names argparse.Namespace")
+    return found
+
+
+def handlers(root: pathlib.Path) -> list[tuple[str, str, int]]:
+    """Each sub-command's handler in cli/parser.py (``set_defaults(handler="MODULE:NAME")``):
+    (module, name, line)."""
+    tree = ast.parse((root / "cli" / "parser.py").read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "handler" and \
+                isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            module, _, name = node.value.value.partition(":")
+            found.append((module, name, node.value.lineno))
+    return found
+
+
+def handlers_outside(root: pathlib.Path) -> list[str]:
+    """Every handler cli/parser.py names that is not a function defined at the top of a module
+    of cli/."""
+    mods = modules(root)
+    wrong = []
+    for module, name, line in handlers(root):
+        path = mods.get(module)
+        defined = path is not None and any(
+            isinstance(node, ast.FunctionDef) and node.name == name
+            for node in ast.parse(path.read_text(encoding="utf-8")).body)
+        if room(module) != "cli" or not defined:
+            wrong.append(f"cli/parser.py:{line} handler {module}:{name}"
+                         + ("" if defined else " (no such function)"))
+    return wrong
+
+
+def test_only_the_command_line_reads_a_commands_arguments():
+    """A tool of the oracle (or of any room but cli/) is a function of values that returns a
+    value or raises a typed error: no module outside cli/ takes ``argparse.Namespace``, and
+    every sub-command's handler is a function of cli/."""
+    assert namespace_readers(ROOT) == []
+    assert handlers_outside(ROOT) == []
+    # The handlers read from the source are those of the parser as it is built, sub-command
+    # by sub-command (so the check read every one, not a parser of none).
+    import argparse
+
+    from hanamikoji.cli.parser import COMMANDS, build_parser
+
+    def built(parser: argparse.ArgumentParser) -> set[str]:
+        found = {parser.get_default("handler")} - {None}
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in set(action.choices.values()):
+                    found |= built(sub)
+        return found
+
+    from_parsers = set().union(*(built(build_parser(name)) for name in COMMANDS))
+    assert {f"{module}:{name}" for module, name, _ in handlers(ROOT)} == from_parsers
+    assert len(from_parsers) >= len(COMMANDS)
+
+
+def test_the_handler_check_sees_a_handler_outside_the_command_line(tmp_path):
+    """The check bites: a handler planted in the oracle (annotated, named in the parser), a
+    namespace made in the runtime and one imported by name are each found; a program parsing
+    its own argv, and a handler of cli/, are not."""
+    for folder in ROOMS:
+        (tmp_path / folder).mkdir()
+    (tmp_path / "oracle" / "tool.py").write_text(
+        "import argparse\n\n\ndef run(args: argparse.Namespace) -> int:\n    return 0\n")
+    (tmp_path / "oracle" / "adapter.py").write_text(
+        "import argparse\n\n\ndef main() -> None:\n"
+        "    args = argparse.ArgumentParser().parse_args()\n    print(args)\n")
+    (tmp_path / "runtime" / "made.py").write_text(
+        "def f(args):\n    import argparse\n    return argparse.Namespace(**vars(args))\n")
+    (tmp_path / "campaign" / "named.py").write_text("from argparse import Namespace\n")
+    (tmp_path / "cli" / "own.py").write_text(
+        "import argparse\n\n\ndef own(args: argparse.Namespace) -> int:\n    return 0\n")
+    (tmp_path / "cli" / "parser.py").write_text(
+        'def build(p):\n    p.set_defaults(handler="hanamikoji.oracle.tool:run")\n'
+        '    p.set_defaults(handler="hanamikoji.cli.own:own")\n'
+        '    p.set_defaults(handler="hanamikoji.cli.own:gone")\n')
+    assert namespace_readers(tmp_path) == [
+        "hanamikoji.campaign.named:1 names argparse.Namespace",
+        "hanamikoji.oracle.tool:4 names argparse.Namespace",
+        "hanamikoji.runtime.made:3 names argparse.Namespace"]
+    assert handlers_outside(tmp_path) == [
+        "cli/parser.py:2 handler hanamikoji.oracle.tool:run",
+        "cli/parser.py:4 handler hanamikoji.cli.own:gone (no such function)"]

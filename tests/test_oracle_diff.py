@@ -364,17 +364,21 @@ def test_configurations_draw_every_choice_unless_fixed(testgame):
     names = lambda configs: [hanamikoji.options_of(c)["variant"] for c in configs]  # noqa: E731
     assert names(configurations(hanamikoji, {})) == ["standard", "italian-three-rounds"]
 
+    from hanamikoji.cli.diff import configs_of
+
     def args(**given):
         return argparse.Namespace(**{"variant": None, "players": None, "option": [], **given})
 
-    assert names(diff_hooks(hanamikoji).configs(args(variant="both"))) == \
+    assert names(configs_of(hanamikoji, args(variant="both"))) == \
         ["standard", "italian-three-rounds"]
-    assert names(diff_hooks(hanamikoji).configs(args(variant="italian-three-rounds"))) == \
+    assert names(configs_of(hanamikoji, args(variant="italian-three-rounds"))) == \
         ["italian-three-rounds"]
-    assert names(diff_hooks(hanamikoji).configs(args(option=["variant=italian-three-rounds"]))) == \
+    assert names(configs_of(hanamikoji, args(option=["variant=italian-three-rounds"]))) == \
+        ["italian-three-rounds"]
+    assert names(diff_hooks(hanamikoji).configs({"variant": "italian-three-rounds"})) == \
         ["italian-three-rounds"]
     assert [testgame.num_players(c) for c in diff_hooks(testgame).configs(None)] == [3, 4, 5]
-    assert [testgame.num_players(c) for c in diff_hooks(testgame).configs(args(players="5"))] == [5]
+    assert [testgame.num_players(c) for c in configs_of(testgame, args(players="5"))] == [5]
 
 
 # --- the reference adapter, request by request ------------------------------------------------

@@ -605,9 +605,9 @@ class Standings:
         return dict(self.report)
 
     def __str__(self) -> str:
-        from hanamikoji.oracle.core.tournament import _table
+        from hanamikoji.oracle.core.tournament import table_lines
 
-        return "\n".join(_table(dict(self.report), len(self.report["forfeits"])))
+        return "\n".join(table_lines(dict(self.report), len(self.report["forfeits"])))
 
 
 def tournament(bots: Sequence[str], *, deals: int = 10, seed: int = 0,
@@ -618,22 +618,15 @@ def tournament(bots: Sequence[str], *, deals: int = 10, seed: int = 0,
     this process: each ``[NAME=]BOT`` a built-in bot's name or a bot's command."""
     from hanamikoji.engine.core.errors import OptionError
     from hanamikoji.oracle.core.referee import Limits
-    from hanamikoji.oracle.core.tournament import (BotArgumentError, Tally, Tournament,
-                                                   _played, bot_specs, forfeit_entry, report)
+    from hanamikoji.oracle.core.tournament import (Tally, Tournament, forfeit_entry, lined_up,
+                                                   played_here, report)
 
     the_game = _game(game)
     try:
         config = the_game.configure(dict(options or {}))
     except OptionError as error:
         raise UsageError(str(error)) from None
-    try:
-        specs = bot_specs(the_game, bots)
-    except BotArgumentError as error:
-        raise UsageError(str(error)) from None
-    seats = the_game.num_players(config)
-    if len(specs) < seats:
-        raise UsageError(f"{the_game.name} with these options seats {seats} bots a game; "
-                         f"{len(specs)} given")
+    specs = lined_up(the_game, config, bots)
     if type(deals) is not int or deals < 1:
         raise UsageError(f"deals must be at least 1, not {deals!r}")
     limits = Limits(decision=decision_time, game=game_time, start=start_time)
@@ -642,7 +635,7 @@ def tournament(bots: Sequence[str], *, deals: int = 10, seed: int = 0,
                          f"({decision_time:g} s)")
     played = Tournament(the_game.name, tuple(sorted(the_game.options_of(config).items())),
                         specs, deals, seed, limits)
-    results = tuple(_played(played, played.schedule()))
+    results = tuple(played_here(played, played.schedule()))
     names = [s.name for s in specs]
     tally = Tally(len(names))
     for result in results:

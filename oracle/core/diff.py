@@ -26,7 +26,6 @@ is a divergence, never an error of the harness.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
@@ -37,12 +36,12 @@ import subprocess
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
 from hanamikoji.runtime import interrupt
-from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EngineError, UsageError
+from hanamikoji.runtime.base import EngineError
 from hanamikoji.runtime.processes import sigint_to_main_thread
 from hanamikoji.runtime.processes import signal_group as _signal_group
 from hanamikoji.engine.core.errors import GameError, OptionError
@@ -628,20 +627,11 @@ class DiffExtension:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def configs(self, args: Any) -> tuple[Any, ...]:
-        """The configurations the games are drawn from: the options fixed on the command line
-        (``args``; None: none), every other option with choices or a small range drawn per game
-        (:func:`configurations`)."""
-        if args is None:
-            return configurations(self.game, {})
-        from hanamikoji.runtime.options import option_values
-
-        given = argparse.Namespace(**vars(args))
-        if getattr(given, "variant", None) == "both":  # the harness's default, for any game
-            given.variant = None
-        if getattr(given, "players", None) is not None:
-            given.players = str(given.players)
-        return configurations(self.game, option_values(self.game, given))
+    def configs(self, fixed: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
+        """The configurations the games are drawn from: the options ``fixed`` (by name, as
+        the game's :class:`Option`\\ s parse them; None: none), every other option with choices
+        or a small range drawn per game (:func:`configurations`)."""
+        return configurations(self.game, dict(fixed or {}))
 
     def decision_text(self, state: Any, decision: Any) -> str:
         """A decision as the report shows it, from the reference's ``state`` before it: by
@@ -2070,109 +2060,3 @@ def render(report: Report, argv: Sequence[str], game: Game | None = None) -> Ite
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def engine_command(args: argparse.Namespace) -> list[str]:
-    """The other engine's command line given after ``--``, and ``--timeout`` checked: usage
-    errors of ``diff`` whether it runs in one process or as a campaign."""
-    argv = list(args.engine)
-    if argv and argv[0] == "--":
-        argv = argv[1:]
-    if not argv:
-        raise UsageError("no engine command: give it after --, e.g. "
-                         "hanamikoji diff -- python docs/examples/adapter.py")
-    if not 0 < args.timeout <= 3600:
-        raise UsageError(f"--timeout must be from 0 to 3600 seconds, not {args.timeout:g}")
-    return argv
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``diff`` sub-command: exit 0 if no divergence is found, 1 if one is."""
-    argv = engine_command(args)
-    from hanamikoji.runtime.options import game_and_config
-
-    game, _ = game_and_config(_without_variant(args))
-    if getattr(args, "variant", None) == "both" and \
-            not any(option.name == "variant" for option in game.options):
-        # 'both' is diff's word for drawing a variant per game: only for a game with variants,
-        # and refused as every command refuses an option its game does not have.
-        from hanamikoji.runtime.options import option_values
-
-        option_values(game, args)  # raises the one-line error of every command
-    configs = hooks(game).configs(args)
-    from hanamikoji.runtime.progress import no_hypothesis_litter, progress_bar
-
-    leaks = getattr(args, "leaks", False)
-    bar = progress_bar("pairs" if leaks else "games", counted=("decisions",))
-    show = None if bar is None else _shown_on(bar)
-    engine = None if leaks else Engine(argv, args.timeout)
-    try:
-        if engine is not None:  # the adapters start while Hypothesis is imported
-            engine.launch()
-            if _starts_with_chance(game, configs):
-                seeded_engines(argv, args.timeout, ahead=True)
-        if leaks:
-            report: Any = check_leaks(argv, game=game, configs=configs, pairs=args.games,
-                                      seed=args.seed, timeout=args.timeout, progress=show)
-        else:
-            with no_hypothesis_litter():
-                report = compare_engines(argv, games=args.games, seed=args.seed,
-                                         variants=configs, timeout=args.timeout,
-                                         shrink=args.shrink, game=game, progress=show,
-                                         engine=engine)
-    except CannotStart as error:
-        raise UsageError(str(error)) from None
-    finally:  # Ctrl-C too: the bar is gone before the command says "interrupted"
-        if engine is not None:
-            engine.stop()  # ended already, unless the run never began
-            end_ahead(argv, args.timeout)  # likewise
-        if bar is not None:
-            bar.stop()
-    interrupt.check()  # a Ctrl-C swallowed on the way (by Hypothesis or a callback): no verdict
-    found = report.leak if leaks else report.divergence
-    if getattr(args, "save", None) is not None and not leaks and found is not None:
-        # Saved before the report is printed: a standard output closed early (`| head`)
-        # ends the command at the first print, and the divergence found is then not lost.
-        from hanamikoji.oracle.core.diff_save import save_divergence
-
-        save_divergence(args.save, found, game, argv)
-    if args.json:
-        print(json.dumps(report.to_json()))
-    else:
-        for line in (render_leaks if leaks else render)(report, argv, game):
-            print(line)
-    return EXIT_OK if found is None else EXIT_FAILED
-
-
-def _starts_with_chance(game: Game, configs: Sequence[Any]) -> bool:
-    """Whether a game of ``configs`` starts with a chance node: the seeded-chance check of
-    :func:`check_seeded` then starts two more engines."""
-    try:
-        return any(game.current_player(game.new_game(config, 0)) == CHANCE
-                   for config in configs[:1])
-    except Exception:  # whatever it is, the check itself meets it in its turn
-        return False
-
-
-def _shown_on(bar: Any) -> Progress:
-    """A :data:`Progress` that draws on ``bar`` (:func:`hanamikoji.runtime.progress.progress_bar`), started at
-    its first call, after the engine has started (an engine that cannot start draws none)."""
-    task: list[Any] = []
-
-    def show(description: str, done: int, total: int, decisions: int) -> None:
-        if not task:
-            bar.start()
-            task.append(bar.add_task(description, total=total, decisions=decisions))
-        bar.update(task[0], description=description, completed=done, total=total,
-                   decisions=decisions)
-
-    return show
-
-
-def _without_variant(args: argparse.Namespace) -> argparse.Namespace:
-    """``args`` with ``--variant`` left to :meth:`DiffExtension.configs` (it may say ``both``)."""
-    copy = argparse.Namespace(**vars(args))
-    copy.variant = None
-    players = getattr(args, "players", None)
-    copy.players = None if players is None else str(players)
-    return copy

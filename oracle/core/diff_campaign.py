@@ -15,17 +15,14 @@ gives the sharded draw in this process.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import sys
-import time
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, UsageError
-from hanamikoji.campaign import Store, backend_for, scheduler_address, seed_shards
-from hanamikoji.campaign import run as run_shards
 from hanamikoji.oracle.core import diff as D
+
+if TYPE_CHECKING:
+    from hanamikoji.campaign import Shard
 
 #: Games per shard when ``--shard-size`` is not given.
 SHARD = 25
@@ -38,6 +35,16 @@ def shard_seed(seed: int, first: int) -> int:
     if first == 0:
         return seed
     return int.from_bytes(hashlib.sha256(f"{seed}/{first}".encode()).digest()[:8], "big")
+
+
+def game_shards(argv: Sequence[str], game_name: str, configs: Sequence[Any], seed: int,
+                timeout: float, shrink: int, games: int, size: int) -> Iterator[Shard]:
+    """The shards of a campaign of ``games`` games, ``size`` each, every one a call of
+    :func:`diff_shard`."""
+    from hanamikoji.campaign import seed_shards
+
+    return seed_shards(_TASK, games, size, (argv, game_name, configs, seed, timeout, shrink),
+                       unit="games")
 
 
 def diff_shard(argv: Sequence[str], game_name: str, configs: Sequence[Any], seed: int,
@@ -69,7 +76,8 @@ def _report_json(report: D.Report) -> dict[str, Any]:
             "shrink_games": report.shrink_games, "cut_short": report.cut_short}
 
 
-def _divergence(data: dict[str, Any]) -> D.Divergence:
+def divergence_of(data: dict[str, Any]) -> D.Divergence:
+    """The divergence a shard's report holds (:func:`_report_json`), as it was found."""
     return D.Divergence(data["variant"], data["first_player"], tuple(data["decisions"]),
                         data["request"], data["reference"], data["other"], data["message"],
                         data["game"], tuple(tuple(pair) for pair in data["options"]),
@@ -102,80 +110,5 @@ def shard_problem(shard: Any, blob: str) -> str | None:
     if data["divergence"] is not None:
         if not 1 <= data["games"] <= count:
             return f"its divergence is in game {data['games']}, not one of its {count}"
-        _divergence(data["divergence"])  # a KeyError or a TypeError if it is not one
+        divergence_of(data["divergence"])  # a KeyError or a TypeError if it is not one
     return None
-
-
-def campaign_asked(args: argparse.Namespace) -> bool:
-    """Whether ``diff`` runs as a campaign: ``--workers`` given (any number, 1 too, so that
-    the games compared are the same for every number), ``--shard-size``, ``--resume`` or a
-    Dask scheduler."""
-    return (getattr(args, "workers", None) is not None
-            or getattr(args, "resume", None) is not None
-            or getattr(args, "shard_size", None) is not None
-            or scheduler_address(getattr(args, "scheduler", None)) is not None)
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``diff`` sub-command: in this process (:func:`hanamikoji.oracle.core.diff.run`)
-    unless ``--workers N``, ``--shard-size``, ``--resume`` or a Dask scheduler asks for a
-    campaign (:func:`campaign_asked`)."""
-    if not campaign_asked(args):
-        return D.run(args)
-    if getattr(args, "leaks", False):
-        raise UsageError("--leaks runs in one process: leave out --workers, --shard-size, "
-                         "--resume and --scheduler (and HANAMIKOJI_SCHEDULER)")
-    argv = D.engine_command(args)
-    from hanamikoji.runtime.options import game_and_config, option_values
-
-    game, _ = game_and_config(D._without_variant(args))
-    if getattr(args, "variant", None) == "both" and \
-            not any(option.name == "variant" for option in game.options):
-        option_values(game, args)  # raises the one-line error of every command
-    configs = tuple(D.hooks(game).configs(args))
-    size = args.shard_size or SHARD
-    shards = seed_shards(_TASK, args.games, size, (argv, game.name, configs, args.seed,
-                                                   args.timeout, args.shrink), unit="games")
-    store = None
-    if args.resume is not None:
-        store = Store(args.resume, {"command": "diff", "engine": argv, "game": game.name,
-                                    "configs": [repr(c) for c in configs], "seed": args.seed,
-                                    "timeout": args.timeout, "shrink": args.shrink,
-                                    "shard_size": size}, shard_problem)
-    start = time.perf_counter()
-    backend = backend_for(args.workers or 1, scheduler_address(args.scheduler),
-                          timeout=getattr(args, "scheduler_timeout", None))
-    games = starts = shrink_games = cut_short = 0
-    view_keys: tuple[str, ...] | None = None
-    found: dict[str, Any] | None = None
-    blobs = run_shards(shards, backend, store)
-    try:
-        for _, blob in blobs:
-            data = json.loads(blob)
-            if "cannot_start" in data:
-                raise UsageError(data["cannot_start"])
-            games += data["games"]
-            starts += data["engine_starts"]
-            shrink_games += data["shrink_games"]
-            cut_short += data["cut_short"]
-            if view_keys is None and data["view_keys"] is not None:
-                view_keys = tuple(data["view_keys"])
-            if data["divergence"] is not None:
-                found = data
-                break
-    finally:
-        blobs.close()
-    report = D.Report(games, None if found is None else _divergence(found["divergence"]), starts,
-                      time.perf_counter() - start, bool(found and found["shrunk"]), view_keys,
-                      shrink_games, cut_short)
-    if args.json:
-        print(json.dumps(report.to_json()))
-    else:
-        for line in D.render(report, argv, game):
-            print(line)
-    sys.stdout.flush()
-    if getattr(args, "save", None) is not None and report.divergence is not None:
-        from hanamikoji.oracle.core.diff_save import save_divergence
-
-        save_divergence(args.save, report.divergence, game, argv)
-    return EXIT_OK if report.divergence is None else EXIT_FAILED

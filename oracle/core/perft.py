@@ -14,23 +14,21 @@ count faster (:meth:`PerftExtension.count`, e.g. with transposition tables, in t
 ``hanamikoji.oracle.<game>.perft``); :func:`perft` uses that count when the game gives one, else
 :func:`count`, and the tests check both against :func:`walk`.
 
-The command takes its starting position from ``--seed S`` (the first chance outcome of game 0 of
-seed S, drawn as ``hanamikoji play --seed S`` draws it), from ``--history FILE`` (a position as
-:meth:`Game.position_to_json` writes it) or from ``--deal FILE``, a game's own start file
-(:meth:`PerftExtension.start_from_json`).
+The command (:mod:`hanamikoji.cli.perft`) takes its starting position from ``--seed S`` (the
+first chance outcome of game 0 of seed S, drawn as ``hanamikoji play --seed S`` draws it), from
+``--history FILE`` (a position as :meth:`Game.position_to_json` writes it) or from ``--deal
+FILE``, a game's own start file (:meth:`PerftExtension.start_from_json`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from typing import Any, Iterator
 
-from hanamikoji.runtime.base import EXIT_OK, UsageError
+from hanamikoji.runtime.base import UsageError
 from hanamikoji.engine.core.errors import GameError, IllegalActionError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game
-from hanamikoji.engine.core.words import plural
 from hanamikoji.oracle.core.extension import extension
 
 
@@ -212,10 +210,10 @@ def read_position(game: Game, obj: Any) -> Any:
     return state
 
 
-# --- the command ---------------------------------------------------------------------------
+# --- the files the command reads ------------------------------------------------------------
 
 
-def _read_json(path: str, limit: int = 1 << 20) -> Any:
+def read_json(path: str, limit: int = 1 << 20) -> Any:
     """The JSON document in ``path``, at most ``limit`` bytes (a start or position file is
     small; a suite of perft cases may be large); a UsageError naming the file otherwise."""
     from hanamikoji.runtime.base import cannot_read
@@ -371,99 +369,6 @@ def record_position(game: Game, path: str, at: str | None) -> tuple[Game, Any, s
                      + (f" (the last is at {last})" if last else ""))
 
 
-def _record_start(game: Game, args: argparse.Namespace) -> tuple[Game, Any, str]:
-    from hanamikoji.runtime.options import option_values
-
-    if args.first_player is not None:
-        raise UsageError("--first-player goes with --seed; a --record file names its own "
-                         "first_player")
-    if option_values(game, args):
-        raise UsageError("the game's options go with --seed or --deal; a --record file "
-                         "names its own options")
-    return record_position(game, args.record, args.at)
-
-
-def start(game: Game, config: Any, args: argparse.Namespace) -> tuple[Any, str]:
-    """The position the command counts from, and where it came from (for people)."""
-    from hanamikoji.runtime.options import option_values
-
-    if getattr(args, "at", None) is not None and getattr(args, "record", None) is None:
-        raise UsageError("--at goes with --record")
-    if getattr(args, "record", None) is not None:
-        _, state, where = _record_start(game, args)
-        return state, where
-    if args.deal is not None or args.history is not None:
-        flag, path = ("--deal", args.deal) if args.deal is not None else ("--history", args.history)
-        if args.first_player is not None:
-            raise UsageError(f"--first-player goes with --seed; a {flag} file names its own "
-                             "first_player")
-        if flag == "--history" and option_values(game, args):
-            raise UsageError("the game's options go with --seed or --deal; a --history file "
-                             "names its own options")
-        obj = _read_json(path)
-        try:
-            state = (read_position(game, obj) if flag == "--history"
-                     else hooks(game).start_from_json(obj, config))
-        except GameError as error:
-            raise UsageError(f"{path}: {error}") from None
-        if state is None:
-            raise UsageError(f"--deal: game {game.name} has no start files; use --seed or "
-                             "--history")
-        return state, path
-    first = args.first_player or 0
-    players = game.num_players(config)
-    if not 0 <= first < players:
-        raise UsageError(f"--first-player {first}: the players are 0 to {players - 1}")
-    return seeded_start(game, config, args.seed, first), f"seed {args.seed} (game 0)"
-
-
-def _check_depth(game: Game, depth: int) -> None:
-    limit, why = depth_limit(game)
-    if depth > limit:
-        raise UsageError(f"--depth {depth}: {why}; use 1 to {limit}")
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``perft`` sub-command."""
-    from hanamikoji.runtime.options import game_and_config
-
-    if getattr(args, "suite", None) is not None:
-        return run_suite(args)
-    if args.depth is None:
-        raise UsageError("the following arguments are required: --depth "
-                         "(see 'hanamikoji perft --help')")
-    game, config = game_and_config(args)
-    _check_depth(game, args.depth)
-    if getattr(args, "record", None) is not None:  # the record's own game
-        game, state, where = _record_start(game, args)
-        _check_depth(game, args.depth)
-    else:
-        state, where = start(game, config, args)
-    counts = perft(game, state, args.depth)
-    split = divide(game, state, args.depth) if args.divide else ()
-    header, summary = hooks(game).header(state)
-    if args.json:
-        out: dict[str, Any] = {**header,
-                               "depths": {str(d): counts[d] for d in range(1, args.depth + 1)}}
-        if args.divide:
-            out["divide"] = [{"decision": game.decision_to_json(d), "count": n}
-                             for d, n in split]
-        print(json.dumps(out))
-        return EXIT_OK
-    print(f"perft of {where}: {summary}")
-    if args.divide:
-        texts = [game.decision_text(d) for d, _ in split]
-        width = max(map(len, texts), default=0)
-        for text, (_, count) in zip(texts, split):
-            print(f"{text:<{width}}  {count}")
-        print(f"{plural(len(split), 'first decision')}, "
-              f"{plural(sum(n for _, n in split), 'sequence')} of {plural(args.depth, 'decision')}")
-    print("depth  leaves")
-    for d in range(1, args.depth + 1):
-        print(f"{d:>5}  {counts[d]}")
-    return EXIT_OK
-
-
 # --- a file of perft cases: --suite FILE ----------------------------------------------------
 
 #: The keys of a perft case's input that are not part of its position or start.
@@ -508,42 +413,3 @@ def suite_case(game: Game, case: Any) -> tuple[bool, str, dict[str, Any]]:
         if got["divide"] != expected["divide"]:
             problems.append(f"divide at depth {given['divide']} differs")
     return not problems, "; ".join(problems), got
-
-
-def run_suite(args: argparse.Namespace) -> int:
-    """``perft --suite FILE``: every case of a perft vectors file, pass or fail; exit 1 if one
-    fails."""
-    from hanamikoji.runtime.base import EXIT_FAILED
-    from hanamikoji.engine.core.registry import DEFAULT, get
-
-    if args.depth is not None or args.divide or getattr(args, "at", None) is not None or \
-            args.first_player is not None:
-        raise UsageError("--suite takes its depths from the file: no --depth, --divide, --at "
-                         "or --first-player")
-    doc = _read_json(args.suite, limit=1 << 26)
-    if not isinstance(doc, dict) or not isinstance(doc.get("tests"), list):
-        raise UsageError(f'{args.suite}: not a file of perft cases ({{"tests": [...]}}, as '
-                         "tests/vectors/perft.json)")
-    name = doc.get("game", DEFAULT)
-    if getattr(args, "game", DEFAULT) not in (DEFAULT, name):
-        raise UsageError(f"{args.suite}: cases of {name}, not of {args.game} (see --game)")
-    game = get(name)
-    results = []
-    for index, case in enumerate(doc["tests"]):
-        case_id = case.get("id", f"#{index}") if isinstance(case, dict) else f"#{index}"
-        try:
-            passed, message, got = suite_case(game, case)
-        except (GameError, ValueError, TypeError, KeyError) as error:
-            passed, message, got = False, f"cannot run: {error}", {}
-        results.append({"id": case_id, "status": "pass" if passed else "fail",
-                        "message": message or None, **got})
-        if not args.json:
-            print(f"{'pass' if passed else 'FAIL'}  {case_id}" + (f": {message}" if message else ""))
-    failed = sum(r["status"] == "fail" for r in results)
-    if args.json:
-        print(json.dumps({"suite": args.suite, "game": game.name, "cases": len(results),
-                          "passed": len(results) - failed, "failed": failed,
-                          "results": results}))
-    else:
-        print(f"{len(results)} cases: {len(results) - failed} passed, {failed} failed")
-    return EXIT_OK if failed == 0 else EXIT_FAILED

@@ -24,8 +24,6 @@ the clock: the same bots, deals and seed give the same standings, byte for byte.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import hashlib
 import itertools
 import json
@@ -41,7 +39,8 @@ from hanamikoji.oracle.core.bot import built_in
 from hanamikoji.oracle.core.referee import BotSpec, Limits, play
 
 __all__ = ["GameResult", "Schedule", "Standing", "Tally", "Tournament", "bradley_terry",
-           "play_unit", "standings", "tournament_shard", "wilson"]
+           "lined_up", "merged", "play_unit", "played_here", "standings", "table_lines",
+           "tournament_shard", "wilson"]
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -330,7 +329,7 @@ def standings(names: Sequence[str], results: Iterable[GameResult]) -> list[Stand
     return tally.standings(names)
 
 
-# --- the command -----------------------------------------------------------------------------
+# --- the bots, the report and the games, as the command and the library take them -------
 
 
 class BotArgumentError(ValueError):
@@ -370,6 +369,22 @@ def bot_specs(game: Game, words: Sequence[str]) -> tuple[BotSpec, ...]:
     return tuple(out)
 
 
+def lined_up(game: Game, config: Any, words: Sequence[str]) -> tuple[BotSpec, ...]:
+    """The bots ``words`` (:func:`bot_specs`), at least as many as a game of ``config`` seats: a
+    :class:`UsageError` otherwise, the one line of the command and of the library alike."""
+    from hanamikoji.runtime.base import UsageError
+
+    try:
+        bots = bot_specs(game, words)
+    except BotArgumentError as error:
+        raise UsageError(str(error)) from None
+    seats = game.num_players(config)
+    if len(bots) < seats:
+        raise UsageError(f"{game.name} with these options seats {seats} bots a game; "
+                         f"{len(bots)} given")
+    return bots
+
+
 def _check_command(game: Game, word: str, program: str, known: Iterable[str]) -> None:
     """Refuse a bot that is no built-in bot of ``game`` and whose program cannot be run here
     (no such file, or not on the ``PATH``), before any game: run as a command it would only
@@ -396,7 +411,7 @@ def _check_command(game: Game, word: str, program: str, known: Iterable[str]) ->
 FORFEITS_SHOWN = 10
 
 
-def _table(report: dict[str, Any], forfeits: int) -> Iterator[str]:
+def table_lines(report: dict[str, Any], forfeits: int) -> Iterator[str]:
     deals = report["deals"]
     yield (f"{report['game']}: {len(report['standings'])} bots, {deals} deal{'s' * (deals != 1)} "
            f"per group, {report['games']} games, seed {report['seed']}")
@@ -436,7 +451,7 @@ def forfeit_entry(result: GameResult, names: Sequence[str]) -> dict[str, Any]:
     return {"game": result.index, **result.to_json(names)["forfeit"]}
 
 
-def _played(tournament: Tournament, schedule: Schedule
+def played_here(tournament: Tournament, schedule: Schedule
             ) -> Generator[GameResult, None, None]:
     """The games of the schedule played one after another in this process."""
     from hanamikoji.runtime import interrupt
@@ -446,7 +461,7 @@ def _played(tournament: Tournament, schedule: Schedule
         yield play_unit(tournament, index, schedule)
 
 
-def _merged(blobs: Generator[tuple[Any, str], None, None]
+def merged(blobs: Generator[tuple[Any, str], None, None]
             ) -> Generator[GameResult, None, None]:
     """The games of a campaign's shards, in schedule order (:func:`tournament_shard`)."""
     try:
@@ -455,95 +470,3 @@ def _merged(blobs: Generator[tuple[Any, str], None, None]
                 yield GameResult.from_unit_json(json.loads(line))
     finally:
         blobs.close()
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``tournament`` sub-command: in this process, one game after another, or with
-    ``--workers N`` (N > 1), ``--resume DIR`` or a Dask scheduler, as a campaign of shards of
-    ``--shard-size`` games; the same bytes either way."""
-    from hanamikoji.runtime.base import EXIT_OK, UsageError
-    from hanamikoji.campaign import Store, backend_for, scheduler_address
-    from hanamikoji.campaign import run as run_shards
-    from hanamikoji.runtime.progress import progress_bar
-    from hanamikoji.runtime.options import game_and_config
-    from hanamikoji.runtime.output import output_folder
-
-    game, config = game_and_config(args)
-    try:
-        bots = bot_specs(game, args.bots)
-    except BotArgumentError as error:
-        raise UsageError(str(error)) from None
-    seats = game.num_players(config)
-    if len(bots) < seats:
-        raise UsageError(f"{game.name} with these options seats {seats} bots a game; "
-                         f"{len(bots)} given")
-    if args.game_time < args.decision_time:
-        raise UsageError(f"--game-time ({args.game_time:g} s) is shorter than --decision-time "
-                         f"({args.decision_time:g} s)")
-    tournament = Tournament(game.name, tuple(sorted(game.options_of(config).items())), bots,
-                            args.deals, args.seed,
-                            Limits(decision=args.decision_time, game=args.game_time,
-                                   start=args.start_time))
-    names = [b.name for b in bots]
-    schedule = tournament.schedule()
-    resume = getattr(args, "resume", None)
-    scheduler = scheduler_address(getattr(args, "scheduler", None))
-    backend = store = None
-    if args.workers > 1 or resume is not None or scheduler is not None:
-        if resume is not None:
-            store = Store(resume, {
-                "command": "tournament", "game": game.name, "options": game.options_of(config),
-                "bots": list(args.bots), "deals": args.deals, "seed": args.seed,
-                "limits": [args.decision_time, args.game_time, args.start_time],
-                "shard_size": args.shard_size}, shard_problem)
-        # Before the progress bar starts its thread; workers leave Ctrl-C to this process.
-        backend = backend_for(args.workers, scheduler,
-                              timeout=getattr(args, "scheduler_timeout", None))
-    # Each game is counted (tally) and written as it comes, then dropped: memory stays flat
-    # at any --deals, but for the forfeits the report lists (all with --json, else the first
-    # ten and a count).
-    tally = Tally(len(names))
-    played_games = 0
-    listed: list[dict[str, Any]] = []
-    progress = progress_bar(counted=("forfeits",))
-    forfeits = 0
-    with contextlib.ExitStack() as stack:
-        if backend is not None:  # closed here if the campaign never started (else a no-op)
-            stack.callback(backend.close, True)
-        records = games = None
-        if args.out:
-            folder = stack.enter_context(output_folder(
-                args.out, ours=("records.jsonl", "games.jsonl"), command="tournament"))
-            records = stack.enter_context(folder.file("records.jsonl"))
-            games = stack.enter_context(folder.file("games.jsonl"))
-        task = None
-        if progress is not None:
-            stack.callback(progress.stop)
-            progress.start()
-            task = progress.add_task("playing", total=schedule.size, forfeits=0)
-        if backend is None:
-            played: Generator[GameResult, None, None] = _played(tournament, schedule)
-        else:
-            played = _merged(run_shards(shards(tournament, schedule.size, args.shard_size),
-                                        backend, store))
-            stack.callback(played.close)  # Ctrl-C: the workers stopped, finished shards kept
-        for result in played:
-            tally.add(result)
-            played_games += 1
-            if result.forfeit is not None:
-                forfeits += 1
-                if args.json or len(listed) < FORFEITS_SHOWN:
-                    listed.append(forfeit_entry(result, names))
-            if records is not None and games is not None:
-                if result.forfeit is None:
-                    records.write(json.dumps(result.game, separators=(",", ":")) + "\n")
-                games.write(json.dumps(result.to_json(names), separators=(",", ":")) + "\n")
-            if task is not None:
-                progress.update(task, completed=played_games, forfeits=forfeits)
-    summary = report(tournament, names, tally, played_games, listed)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        for line in _table(summary, forfeits):
-            print(line)
-    return EXIT_OK

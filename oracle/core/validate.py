@@ -28,7 +28,6 @@ default game's reader, which says so. Each record gets one verdict, in three lay
 
 from __future__ import annotations
 
-import argparse
 import enum
 import json
 import re
@@ -37,7 +36,7 @@ from typing import IO, Any, Iterable, Iterator
 
 import attrs
 
-from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE, OutputClosed
+from hanamikoji.runtime.base import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from hanamikoji.engine.core.game import Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.engine.core.registry import available, by_format, get
 from hanamikoji.engine.core.words import plural
@@ -657,50 +656,9 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
                 stream.close()
 
 
-def run(args: argparse.Namespace) -> int:
-    """The ``validate`` sub-command: exit 0 if every record is valid, 1 if some are illegal and
-    none malformed, 2 if any is malformed, a file cannot be read, or there are no records.
-    (The command line's handler is :func:`.validate_command.command`, which comes here unless
-    the files are judged as a campaign.)"""
-    tally = Tally()
-    out = sys.stdout
-    forced = None if getattr(args, "game", None) is None else get(args.game)
-    try:
-        for verdict, _, _ in records(args.paths, tally, "validate", forced,
-                                     getattr(args, "notation", None)):
-            if args.json:
-                out.write(json.dumps(verdict.to_json()) + "\n")
-            elif verdict.judgement.status is not Status.VALID:
-                out.write(verdict.to_text() + "\n")
-        if not args.json:
-            print(tally.summary())
-        out.flush()
-    except BrokenPipeError:  # the reader went away (| head): the records judged so far decide
-        raise OutputClosed(tally.exit_code()) from None
-    return tally.exit_code()
-
-
 # --- the schema ----------------------------------------------------------------------------
 
 
 def schema_text(game: str | None = None) -> str:
     """The JSON Schema (draft 2020-12) of ``game``'s record format, as the game ships it."""
     return get(game).record_schema_text()
-
-
-def print_schema(args: argparse.Namespace) -> int:
-    """The ``schema`` sub-command: the record schema, or with ``--protocol`` the schema of the
-    diff protocol's messages (:mod:`hanamikoji.oracle.core.protocol_schema`), with ``--bot``
-    of the bot protocol's (:mod:`hanamikoji.oracle.core.bot_schema`)."""
-    if getattr(args, "bot", False):
-        from hanamikoji.oracle.core.bot_schema import bot_schema_text
-
-        sys.stdout.write(bot_schema_text(get(getattr(args, "game", None))))
-        return EXIT_OK
-    if getattr(args, "protocol", False):
-        from hanamikoji.oracle.core.protocol_schema import protocol_schema_text
-
-        sys.stdout.write(protocol_schema_text(get(getattr(args, "game", None))))
-        return EXIT_OK
-    sys.stdout.write(schema_text(getattr(args, "game", None)))
-    return EXIT_OK

@@ -3,7 +3,7 @@ of lines, judged on workers, merged into the output ``validate`` prints in one p
 
 A file is cut at line starts every ``--shard-size`` lines; a shard is named by its file and its
 lines (``0001-lines-000000001001-000000002000``). A worker reads its slice and judges its records
-with the same reader and judge as :func:`hanamikoji.oracle.core.validate.run`. A shard whose
+with the same reader and judge as ``validate`` in one process. A shard whose
 every value is whole JSON is *clean*: the one-process reader, which starts afresh after a whole
 value, would have read the same records there. A shard that is not (a pretty-printed record cut
 by a shard's edge, text that is not JSON) says so, and from its first line to the end of its
@@ -18,17 +18,14 @@ in the shard. Its lines are the file's own.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import os
 import stat
-import sys
-from typing import IO, TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import attrs
 
-from hanamikoji.runtime.base import OutputClosed, UsageError, scheduler_address
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core import validate as V
 
@@ -40,7 +37,7 @@ if TYPE_CHECKING:
 
 _TASK = "hanamikoji.oracle.core.validate_campaign:validate_shard"
 #: How a shard's line of a valid record starts (its verdict's text, ``valid: ...``, first).
-_VALID = '["valid: '
+VALID_LINE = '["valid: '
 _BLOCK = 1 << 20
 
 
@@ -108,7 +105,9 @@ class _Input:
     slices: tuple[_Slice, ...] = ()
 
 
-def _plan(paths: list[str], size: int, game_name: str | None) -> list[_Input]:
+def plan(paths: list[str], size: int, game_name: str | None) -> list[_Input]:
+    """The inputs ``paths`` in order, each regular file of text cut into shards of ``size``
+    lines."""
     from hanamikoji.campaign import Shard
 
     inputs = []
@@ -164,7 +163,8 @@ def shard_problem(piece: _Slice, blob: str) -> str | None:
     return None
 
 
-def _identity(path: str) -> list[Any]:
+def identity(path: str) -> list[Any]:
+    """What a store resumed later must find unchanged of the input ``path``."""
     try:
         status = os.stat(path)
     except OSError:
@@ -172,121 +172,11 @@ def _identity(path: str) -> list[Any]:
     return [os.path.abspath(path), status.st_size, status.st_mtime_ns]
 
 
-def _rest(path: str, piece: _Slice, tally: V.Tally,
-          forced: Any) -> Iterator[V.Verdict]:
+def rest(path: str, piece: _Slice, tally: V.Tally,
+         forced: Any) -> Iterator[V.Verdict]:
     """The records of ``path`` from ``piece``'s start to the end, read as in one process."""
     with open(path, "rb") as file:
         file.seek(piece.start)
         for verdict, _, _ in V.replayed(file, path, tally.records, forced, piece.first_line):
             tally.add(verdict)
             yield verdict
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``validate`` sub-command: in this process (:func:`hanamikoji.oracle.core.validate.run`)
-    unless ``--workers N`` (N > 1), ``--resume`` or a Dask scheduler asks for a campaign."""
-    if (getattr(args, "workers", 1) > 1 or getattr(args, "resume", None) is not None
-            or scheduler_address(getattr(args, "scheduler", None))):
-        if getattr(args, "notation", None) is not None:
-            raise UsageError("--notation is read in one process: leave out --workers, --resume "
-                             "and --scheduler (and HANAMIKOJI_SCHEDULER)")
-        return run_campaign(args)
-    return V.run(args)
-
-
-def run_campaign(args: argparse.Namespace) -> int:
-    """``validate --workers N`` (or ``--resume``, ``--scheduler``): the output of
-    :func:`hanamikoji.oracle.core.validate.run`, from shards run anywhere."""
-    from hanamikoji.campaign import Store, backend_for
-    from hanamikoji.campaign import run as run_shards
-
-    game_name = getattr(args, "game", None)
-    forced = None if game_name is None else get(game_name)
-    inputs = _plan(list(args.paths), args.shard_size, game_name)
-    store = None
-    if args.resume is not None:
-        pieces = {shard.name: piece for item in inputs
-                  for shard, piece in zip(item.shards or (), item.slices)}
-        store = Store(args.resume, {"command": "validate", "game": game_name,
-                                    "shard_size": args.shard_size,
-                                    "inputs": [_identity(i.path) for i in inputs]},
-                      lambda shard, blob: shard_problem(pieces[shard.name], blob))
-    backend = backend_for(args.workers, scheduler_address(args.scheduler),
-                          timeout=getattr(args, "scheduler_timeout", None))
-    shards = [shard for item in inputs for shard in (item.shards or ())]
-    blobs = run_shards(shards, backend, store)
-    tally = V.Tally()
-    out: IO[str] = sys.stdout
-
-    quiet = not args.json  # text: a valid record is only counted
-    unread: tuple[str, int, str] | None = None
-
-    def write(verdict: V.Verdict) -> None:
-        if args.json:
-            out.write(json.dumps(verdict.to_json()) + "\n")
-        elif verdict.judgement.status is not V.Status.VALID:
-            out.write(verdict.to_text() + "\n")
-
-    try:
-        for item in inputs:
-            if item.shards is None:
-                unread = None
-                for verdict, _, _ in V.records([item.path], tally, "validate", forced):
-                    write(verdict)
-                continue
-            before = tally.records
-            fallen = False
-            for piece, (_, blob) in zip(item.slices, (next(blobs) for _ in item.shards)):
-                if fallen:
-                    continue  # judged in this process from the first shard that was not clean
-                lines = blob.splitlines()
-                if not json.loads(lines[0])["clean"]:
-                    fallen = True
-                    unread = None
-                    try:
-                        for verdict in _rest(item.path, piece, tally, forced):
-                            write(verdict)
-                    except BrokenPipeError:
-                        raise
-                    except OSError as error:
-                        tally.unreadable += 1
-                        print(f"hanamikoji validate: error: cannot read {item.path}: "
-                              f"{error.strerror or error}", file=sys.stderr)
-                    continue
-                base = tally.records
-                for line in lines[1:]:
-                    if quiet and line.startswith(_VALID):
-                        # a valid record prints nothing: counted, and read only if it is the
-                        # last (the summary of one record says its result)
-                        tally.records += 1
-                        tally.counts[V.Status.VALID] += 1
-                        unread = (line, base, item.path)
-                        continue
-                    unread = None
-                    said, data = json.loads(line)
-                    data["index"] += base
-                    judgement = V.Judgement(V.Status(data["status"]), data["message"])
-                    tally.add(V.Verdict(data["index"], item.path, data["line"], judgement))
-                    if args.json:
-                        out.write(json.dumps(data) + "\n")
-                    elif judgement.status is not V.Status.VALID:
-                        out.write(V.verdict_text(item.path, data["line"], data["index"], said)
-                                  + "\n")
-            if tally.records == before:
-                tally.unreadable += 1
-                print(f"hanamikoji validate: error: {item.path} holds no record (it is empty)",
-                      file=sys.stderr)
-        if unread is not None:
-            line, base, path = unread
-            _, data = json.loads(line)
-            tally.last = V.Verdict(data["index"] + base, path, data["line"],
-                                   V.Judgement(V.Status.VALID, data["message"]))
-        if not args.json:
-            print(tally.summary())
-        out.flush()
-    except BrokenPipeError:
-        blobs.close()
-        raise OutputClosed(tally.exit_code()) from None
-    finally:
-        blobs.close()
-    return tally.exit_code()

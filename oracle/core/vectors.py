@@ -25,7 +25,6 @@ Generation is deterministic: the same engine writes the same bytes. A file that 
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import os
@@ -34,7 +33,6 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
-from hanamikoji.runtime.base import EXIT_OK
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Game, IllegalRecordError, MalformedRecordError
 from hanamikoji.oracle.core.protocol import player_json
@@ -184,25 +182,6 @@ def write_tasks(directory: str, game: Game, name: str, *, cases: int | None = No
             with folder.file(file_name) as out:
                 out.write(render(doc))
     return [os.path.join(directory, file_name) for file_name in documents]
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``vectors`` sub-command."""
-    game = get(getattr(args, "game", None))
-    tasks = getattr(args, "tasks", None)
-    cases, seed = getattr(args, "cases", None), getattr(args, "seed", None)
-    if tasks is None and (cases is not None or seed is not None):
-        from hanamikoji.runtime.base import UsageError
-
-        raise UsageError("--cases and --seed go with --tasks: the conformance corpus is one "
-                         "fixed set")
-    paths = (write(args.out, game) if tasks is None
-             else write_tasks(args.out, game, tasks, cases=cases, seed=seed))
-    for path in paths:
-        with open(path, encoding="utf-8") as handle:
-            count = json.load(handle)["numberOfTests"]
-        print(f"{path}: {count} cases")
-    return EXIT_OK
 
 
 # --- expected answers, for any game: computed from the input alone ---------------------------

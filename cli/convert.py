@@ -1,5 +1,5 @@
 """``hanamikoji convert``: records as a game's notation, and a notation's games as records
-(:mod:`.notation`)."""
+(:mod:`hanamikoji.oracle.core.notation`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _output(path: str | None) -> Iterator[IO[str]]:
         yield out
 
 
-def run(args: argparse.Namespace) -> int:
+def convert(args: argparse.Namespace) -> int:
     """The ``convert`` sub-command: ``--to NAME`` writes each record of the files as a line of
     notation ``NAME``; ``--from NAME`` writes each line of notation as a record (JSON Lines).
     An input that is not valid gets ``validate``'s line on stderr and is not converted, and the

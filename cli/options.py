@@ -10,13 +10,11 @@ options.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from hanamikoji.engine.core.errors import OptionError
 from hanamikoji.engine.core.game import Game
 from hanamikoji.engine.core.registry import DEFAULT, get
-from hanamikoji.engine.core.words import value_text
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, variant_help: str | None = None) -> None:
@@ -100,23 +98,3 @@ def describe_games(names: list[str]) -> list[dict[str, Any]]:
             "spec": game.spec_file,
         })
     return out
-
-
-def games_command(args: argparse.Namespace) -> int:
-    """``hanamikoji games [--json]``: the registered games."""
-    from hanamikoji.engine.core.registry import available
-
-    described = describe_games(list(available()))
-    if args.json:
-        print(json.dumps({"games": described}))
-        return 0
-    for game in described:
-        players = game["players"]
-        seats = (str(players["min"]) if players["min"] == players["max"]
-                 else f"{players['min']} to {players['max']}")
-        print(f"{game['name']}: {game['title']}, {seats} players, records {game['record_format']}, "
-              f"spec {game['spec']}, length in {game['length_unit']}")
-        for option in game["options"]:
-            print(f"  --option {option['name']}=...  {option['help']} "
-                  f"(default {value_text(option['default'])}; {option['takes']})")
-    return 0
