@@ -760,7 +760,7 @@ def _sequences(deck: Cards, shown_only: bool) -> tuple[dict[Cards, dict[tuple[in
                         full[used][(turn, r)] += count
                     continue
                 for (cards,), _left, picks in _offers(left_deck, kind):
-                    spent = _plus(used, cards[0] + cards[1] if kind == COMPETITION else cards)
+                    spent = _plus(used, _plus(cards[0], cards[1]) if kind == COMPETITION else cards)
                     if kind in (GIFT, COMPETITION):
                         pending[spent][(turn, r)] += count
                     nxt[(spent, after)] += count * len(picks)
@@ -1092,6 +1092,14 @@ class HanamikojiSize(SizeExtension):
 
     def report(self, config: Rules, samples: int, seed: int, compute: bool,
                workers: int) -> dict | None:
+        if compute:
+            try:
+                import numpy  # noqa: F401  (the pattern products)
+            except ImportError:
+                from hanamikoji.cli.base import UsageError
+
+                raise UsageError("size --compute needs numpy: pip install '.[openspiel]' in a "
+                                 "clone of hanamikoji") from None
         record = compute_record(workers) if compute else load_record()
         return report(config, samples, seed, record)
 
