@@ -392,10 +392,15 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
     tournament.set_defaults(handler="hanamikoji.oracle.core.tournament:run")
 
 
+def _two_or_more(text: str) -> int:
+    return integer(text, at_least=2)
+
+
 def _size(size: argparse.ArgumentParser) -> None:
     _variant(size)
-    size.add_argument("--samples", type=_positive, default=2000, metavar="N",
-                      help="random paths of the sampling estimate (default 2000)")
+    size.add_argument("--samples", type=_two_or_more, default=2000, metavar="N",
+                      help="random paths of the sampling estimate, 2 or more for an interval "
+                           "(default 2000)")
     size.add_argument("--seed", type=_seed, default=0, help="its random seed (default 0)")
     size.add_argument("--compute", action="store_true",
                       help="recompute the figures of record instead of reading the committed "

@@ -390,3 +390,9 @@ def test_infosets_near_the_root_by_hand(record):
     starter = sum(own_hidden(s) * 2 for s in _subs(deck, 8))
     starter += sum(own_hidden(s) * _offers_from(_without(deck, s)) for s in sevens)
     assert record["infosets"][0][2] == starter
+
+
+def test_one_sample_is_no_interval(capsys):
+    """An interval needs two paths: ``--samples 1`` is a usage error in one line."""
+    assert main(["size", "--game", "maiko", "--samples", "1"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
