@@ -394,5 +394,7 @@ def test_infosets_near_the_root_by_hand(record):
 
 def test_one_sample_is_no_interval(capsys):
     """An interval needs two paths: ``--samples 1`` is a usage error in one line."""
-    assert main(["size", "--game", "maiko", "--samples", "1"]) == 2
+    with pytest.raises(SystemExit) as stop:
+        main(["size", "--game", "maiko", "--samples", "1"])
+    assert stop.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
