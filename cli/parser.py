@@ -404,7 +404,7 @@ def _size(size: argparse.ArgumentParser) -> None:
     size.add_argument("--seed", type=_seed, default=0, help="its random seed (default 0)")
     size.add_argument("--compute", action="store_true",
                       help="recompute the figures of record instead of reading the committed "
-                           "ones (about half an hour on 2 cores; docs/game-size.md)")
+                           "ones (under half an hour on 2 cores; docs/game-size.md)")
     size.add_argument("--workers", type=_positive, default=1, metavar="N",
                       help="processes for --compute (default 1)")
     size.add_argument("--json", action="store_true", help="print the figures as one JSON object")
