@@ -4,16 +4,20 @@ sampling estimates where it cannot (docs/game-size.md).
 What a game can count of itself is its own: a game's :class:`SizeExtension` is ``EXTENSION`` of
 ``hanamikoji.oracle.<game>.size`` (:mod:`hanamikoji.oracle.core.extension`); by default a game
 has none, and the command says so in one line. The core holds what serves every game: the
-confidence interval of a sampling estimate and the way big integers are written.
+confidence intervals of sampling estimates, Knuth's estimator through the game interface, the
+measure of a computation's cost, and the way big integers are written.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from hanamikoji.engine.core.game import Game
 from hanamikoji.oracle.core.extension import extension
+
+
+T = TypeVar("T")
 
 
 class SizeExtension:
@@ -45,37 +49,11 @@ def exact(n: int) -> str:
     return f"{n:,}"
 
 
-class Estimate:
-    """The mean of independent samples of an unbiased estimator, with the interval
-    ``mean +- z * sd / sqrt(n)`` (z = 3.29: two-sided 99.9% under the normal approximation,
-    which the tests check holds the exact figure wherever one is known)."""
-
-    Z = 3.29
-    __slots__ = ("mean", "low", "high", "samples")
-
-    def __init__(self, values: list[float]) -> None:
-        n = len(values)
-        mean = math.fsum(values) / n
-        var = math.fsum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else math.inf
-        half = self.Z * math.sqrt(var / n)
-        self.mean, self.low, self.high, self.samples = mean, mean - half, mean + half, n
-
-    def holds(self, figure: int) -> bool:
-        """Whether the interval holds ``figure``."""
-        return self.low <= figure <= self.high
-
-    def to_json(self) -> dict[str, Any]:
-        return {"mean": self.mean, "low": self.low, "high": self.high, "samples": self.samples}
-
-    def text(self) -> str:
-        """``1.29e+19 (9.21e+18 to 1.67e+19)``."""
-        return f"{self.mean:.3e} ({self.low:.3e} to {self.high:.3e})"
-
-
 class BigEstimate:
-    """:class:`Estimate` for figures too big for a float (a game tree's size): exact integer
-    samples, the mean and the interval's ends rounded down to integers, written as
-    ``1.234e+567``."""
+    """The mean of independent samples of an unbiased estimator, with the interval
+    ``mean +- z * sd / sqrt(n)`` (z = 3.29: two-sided 99.9% under the normal approximation),
+    for figures too big for a float (a game tree's size): exact integer samples, the mean and
+    the interval's ends rounded down to integers, written as ``1.234e+567``."""
 
     __slots__ = ("mean", "low", "high", "samples", "median", "largest")
 
@@ -139,3 +117,69 @@ def knuth_tree(game: Game, config: Any, samples: int, seed: int,
         values["terminal"].append(weight)
         values["decisions"].append(decisions)
     return {name: BigEstimate(v) for name, v in values.items()}
+
+
+def measured(work: Callable[[], T]) -> tuple[T, dict[str, float | None]]:
+    """Run ``work`` and say what it cost: the processor seconds of this process and of the
+    worker processes it waited for (``resource.getrusage``), this process's peak of memory
+    allocated by Python while it ran (``tracemalloc``: the tables a computation keeps, not the
+    interpreter), and, when workers ran, the largest resident size any worker reached. Times
+    vary from run to run and machine to machine; they are shown, never compared by a test."""
+    import resource
+    import tracemalloc
+
+    def cpu(who: int) -> float:
+        usage = resource.getrusage(who)
+        return usage.ru_utime + usage.ru_stime
+
+    self_before, children_before = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
+    tracing = tracemalloc.is_tracing()
+    if not tracing:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        result = work()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        if not tracing:
+            tracemalloc.stop()
+    children = cpu(resource.RUSAGE_CHILDREN) - children_before
+    worker_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if children else None
+    return result, {"cpu_seconds": round(cpu(resource.RUSAGE_SELF) - self_before + children, 1),
+                    "worker_cpu_seconds": round(children, 1),
+                    "peak_traced_kib": peak // 1024,
+                    "peak_worker_rss_kib": worker_peak}
+
+
+#: t quantile for a two-sided 99.9% interval with 19 degrees of freedom: the jackknife's
+#: standard error from 20 groups has 19 (tests/test_size.py integrates the t density).
+T_19 = 3.883
+
+
+def jackknife(statistic: Callable[[list[int]], dict[str, float]], samples: int,
+              groups: int = 20) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:
+    """Each figure of ``statistic`` (a smooth function of the means of ``samples`` independent
+    samples, given the indices of the samples to use) and a 99.9% interval from the
+    delete-a-group jackknife (Quenouille, Tukey; Efron and Stein 1981): the samples are dealt
+    into ``groups`` groups by index, the figure is recomputed without each group, and the
+    spread of those figures is its standard error, with ``groups - 1`` degrees of freedom.
+    A figure that is a product of several estimated quantities is skewed, so the interval is
+    made on its logarithm (positive figures), where a product is a sum; a figure with a zero
+    anywhere is given the interval on its own scale."""
+    assert groups == 20, "T_19 is the t quantile for 20 groups"
+    everything = list(range(samples))
+    full = statistic(everything)
+    without = [statistic([i for i in everything if i % groups != g]) for g in range(groups)]
+    out: dict[str, tuple[float, float]] = {}
+    for name, value in full.items():
+        values = [w[name] for w in without]
+        positive = value > 0 and all(v > 0 for v in values)
+        scaled = [math.log(v) for v in values] if positive else values
+        mean = math.fsum(scaled) / groups
+        half = T_19 * math.sqrt((groups - 1) / groups * math.fsum((v - mean) ** 2
+                                                                  for v in scaled))
+        if positive:
+            out[name] = (math.exp(math.log(value) - half), math.exp(math.log(value) + half))
+        else:
+            out[name] = (value - half, value + half)
+    return full, out

@@ -40,7 +40,7 @@ from typing import Iterable, Iterator
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.cards import CHARM, FULL_DECK, NUM_GEISHA
 from hanamikoji.engine.hanamikoji.rules import Markers, Rules
-from hanamikoji.oracle.core.size import Estimate, SizeExtension, exact
+from hanamikoji.oracle.core.size import SizeExtension, exact, jackknife
 
 Cards = tuple[int, ...]
 Vector = tuple[int, ...]
@@ -123,13 +123,15 @@ class OwnTables:
     offers, with the answers to those offers; ``pending[(j, r)]`` those whose ``j``-th action is
     an offer (counted in ``r``) not yet answered; ``ends[v]`` the complete sequences by what they
     put on the board, ``own side - opponent's side`` per geisha; ``deals`` the own deals
-    counted."""
+    counted; ``states`` the most states one turn of the programme held (what its memory and
+    time grow with)."""
 
-    __slots__ = ("full", "pending", "ends", "deals")
+    __slots__ = ("full", "pending", "ends", "deals", "states")
 
     def __init__(self, full: dict[tuple[int, int], int], pending: dict[tuple[int, int], int],
-                 ends: dict[Vector, int], deals: int) -> None:
+                 ends: dict[Vector, int], deals: int, states: int = 0) -> None:
         self.full, self.pending, self.ends, self.deals = full, pending, ends, deals
+        self.states = states
 
     def complete(self) -> int:
         """The player's complete sequences (all four actions, every offer answered)."""
@@ -170,6 +172,7 @@ def _run(starts: Iterable[tuple[Cards, Cards]], fixed: bool) -> OwnTables:
     pending: dict[tuple[int, int], int] = defaultdict(int)
     deals = sum(w * _orders(u, fixed) for (_, u, _, _), w in layer.items())
     full[(0, 0)] = deals
+    states = len(layer)
     for turn in range(1, TURNS + 1):
         nxt: dict[tuple, int] = defaultdict(int)
         for (hand, undrawn, unused, board), weight in layer.items():
@@ -186,12 +189,13 @@ def _run(starts: Iterable[tuple[Cards, Cards]], fixed: bool) -> OwnTables:
                         for vector in answers:
                             nxt[(left, rest, left_kinds, _plus(board, vector))] += weight
         layer = nxt
+        states = max(states, len(layer))
         for (_, undrawn, unused, _), weight in layer.items():
             full[(turn, _OFFERS[unused])] += weight * _orders(undrawn, fixed)
     ends: dict[Vector, int] = defaultdict(int)
     for (_, _, _, board), weight in layer.items():
         ends[board] += weight
-    return OwnTables(dict(full), dict(pending), dict(ends), deals)
+    return OwnTables(dict(full), dict(pending), dict(ends), deals, states)
 
 
 def own_tables(cards: Cards) -> OwnTables:
@@ -270,6 +274,7 @@ def deal_tables(removed: int, hands: tuple[tuple[int, ...], tuple[int, ...]],
 # --- the deals -------------------------------------------------------------------------------
 
 
+@cache
 def deal_census(deck: Cards = FULL_DECK, hand: int = HAND,
                 draws: int = 2 * TURNS) -> tuple[int, dict[int, int]]:
     """DEAL-1..4 counted directly: the distinct deals (removed card, two hands as multisets,
@@ -342,8 +347,13 @@ class RoundSize:
         self.deals, self.counts, self.patterns = deals, counts, patterns
 
 
-def _own_tables_task(cards: Cards) -> tuple[Cards, OwnTables]:
-    return cards, own_tables(cards)
+def _own_tables_task(cards: Cards) -> tuple[Cards, OwnTables, float]:
+    """One class's tables and the processor seconds they took (the growth of the work)."""
+    import time
+
+    start = time.process_time()
+    table = own_tables(cards)
+    return cards, table, time.process_time() - start
 
 
 def _symmetries(deck: Cards) -> tuple[tuple[int, ...], ...]:
@@ -368,15 +378,18 @@ def _moved(cards: Cards, order: tuple[int, ...]) -> Cards:
 
 def _moved_tables(table: OwnTables, order: tuple[int, ...]) -> OwnTables:
     return OwnTables(table.full, table.pending,
-                     {_moved(v, order): n for v, n in table.ends.items()}, table.deals)
+                     {_moved(v, order): n for v, n in table.ends.items()}, table.deals,
+                     table.states)
 
 
-def round_size(deck: Cards = FULL_DECK, workers: int = 1, progress=None) -> RoundSize:
+def round_size(deck: Cards = FULL_DECK, workers: int = 1, progress=None,
+               growth: list | None = None) -> RoundSize:
     """Every deal of ``deck`` summed: for each removed card and each ten cards ``M`` of the
     starter, the starter's tables over ``M`` times the other player's over the rest. The
     tables of one ten cards per class under :func:`_symmetries` are made first, on ``workers``
     processes (the sums do not depend on the order they come back in), and moved to the rest of
-    the class; ``progress(done, total)`` is told as they come."""
+    the class; ``progress(done, total)`` is told as they come, and ``growth`` (a list) is given
+    each class's largest layer of states and processor seconds."""
     removable = [g for g in range(len(deck)) if deck[g]]
     rests = {g: deck[:g] + (deck[g] - 1,) + deck[g + 1:] for g in removable}
     needed = sorted({m for rest in rests.values() for m in sub_multisets(rest, HAND + TURNS)}
@@ -391,13 +404,18 @@ def round_size(deck: Cards = FULL_DECK, workers: int = 1, progress=None) -> Roun
         import multiprocessing
 
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for cards, table in pool.imap_unordered(_own_tables_task, classes, chunksize=1):
+            tasks = pool.imap_unordered(_own_tables_task, classes, chunksize=1)
+            for cards, table, seconds in tasks:
                 made[cards] = table
+                if growth is not None:
+                    growth.append((table.states, seconds))
                 if progress is not None:
                     progress(len(made), len(classes))
     else:
         for cards in classes:
-            made[cards] = own_tables(cards)
+            _, made[cards], seconds = _own_tables_task(cards)
+            if growth is not None:
+                growth.append((made[cards].states, seconds))
             if progress is not None:
                 progress(len(made), len(classes))
     tables: dict[Cards, OwnTables] = {}
@@ -462,32 +480,30 @@ def _step(weights: dict[int, int], absolute: list[int]) -> dict[int, int]:
     """The marker states after one more round, with the pairs leading to each: a marker moves
     to the side with more cards and stays on a tie (SCORE-2, SCORE-3), so the state after a
     pattern tied on the geisha ``T`` is the pattern off ``T`` and the state before on ``T``.
-    Summed by ``T``: for each ``T``, the weight of the states before by their digits on ``T``
-    (a marginal), times the pairs of the pattern with ties exactly on ``T``. About 3^7 * 2^7
-    products a round, where pairing every state with every pattern would be 3^7 * 3^7."""
+    So for each pattern that occurs, the states before count only by their digits on its ``T``
+    (a marginal, made once per ``T``): at most 3^|T| products a pattern, 5^7 in all for every
+    pattern, where pairing every state with every pattern would be 3^7 * 3^7."""
     out: dict[int, int] = defaultdict(int)
-    for tied in range(1 << NUM_GEISHA):
-        keep_tied = _keep(tied)
-        marginal: dict[int, int] = defaultdict(int)
-        for code, w in weights.items():
-            marginal[keep_tied[code]] += w
-        for after, pattern, key in _afters(tied):
-            n = absolute[pattern]
-            if n:
-                before = marginal.get(key)
-                if before:
-                    out[after] += before * n
+    marginals: dict[int, dict[int, int]] = {}
+    for pattern, n in enumerate(absolute):
+        if not n:
+            continue
+        tied = _tied(pattern)
+        marginal = marginals.get(tied)
+        if marginal is None:
+            keep_tied = _keep(tied)
+            marginal = marginals[tied] = defaultdict(int)
+            for code, w in weights.items():
+                marginal[keep_tied[code]] += w
+        for key, before in marginal.items():
+            out[pattern + key] += before * n  # the pattern's digits are 0 where key's are not
     return dict(out)
 
 
 @cache
-def _afters(tied: int) -> tuple[tuple[int, int, int], ...]:
-    """For the patterns tied exactly on the geisha ``tied``: each state after such a pattern
-    (a winner's digit off ``tied``, any digit on it), the pattern, and its digits on ``tied``."""
-    full = (1 << NUM_GEISHA) - 1
-    keep_tied, keep_rest = _keep(tied), _keep(full & ~tied)
-    return tuple((after, keep_rest[after], keep_tied[after]) for after in _CODES
-                 if all(d for g, d in enumerate(_digits(after)) if not tied >> g & 1))
+def _tied(pattern: int) -> int:
+    """The set of geisha a pattern ties, as a bit mask."""
+    return sum(1 << g for g, d in enumerate(_digits(pattern)) if d == 0)
 
 
 class GameSize:
@@ -517,7 +533,7 @@ def _goal(rules: Rules, round_index: int) -> tuple[bool, ...]:
     return tuple(rules.round_result(_markers(code), round_index) is not None for code in _CODES)
 
 
-def game_size(size: RoundSize, rules: Rules, rounds: int) -> GameSize:
+def game_size(size: RoundSize, rules: Rules, rounds: int, cycle: bool = True) -> GameSize:
     """The first ``rounds`` rounds of the game under ``rules`` (all of them when the rules end
     the game sooner, VAR-IT-1), from the number of (deal, history) pairs of a round by
     pattern. The starting player alternates (UPDATE-4): round k (from 1) is started by player
@@ -542,7 +558,7 @@ def game_size(size: RoundSize, rules: Rules, rounds: int) -> GameSize:
         reach = {code: n for code, n in after.items() if not ends[code]}
         out.live_states.append(len(reach))
     out.rounds = k
-    if rules.max_rounds is None:
+    if rules.max_rounds is None and cycle:
         out.cycle = _cycle(size.patterns, rules)
     return out
 
@@ -832,14 +848,22 @@ def shuffles(hands: tuple[tuple[int, ...], tuple[int, ...]], deck: Cards = FULL_
             * multinomial(C.counts(hands[0])) * multinomial(C.counts(hands[1])))
 
 
-def knuth(samples: int, seed: int, rules: Rules, rounds: int) -> dict[str, Estimate]:
-    """Knuth's estimator (1975) of the figures, played by the engine itself: a deal drawn as
-    the game draws it (a shuffle), weighted by the deals per shuffle (``21!/shuffles``), then
-    uniform decisions, each node's estimate the product of the weights and branching factors
-    above it. Its mean over paths is each figure exactly in expectation: ``deals``; per round
-    ``nodes``, ``decisions-0``/``decisions-1`` (the starter's and the other's) and
-    ``terminal``; over the game, ``ending-k`` and ``nodes-k`` for rounds k = 1..``rounds``.
-    Game ``i`` of seed ``seed`` is sample ``i`` (engine/core/seeded.py)."""
+#: One path of Knuth's estimator through one round: the deal's weight (the deals per shuffle),
+#: the weights of the round's nodes summed, of the starter's and the other's decision nodes,
+#: the terminal weight, and the round's outcome pattern (the starter's view).
+Path = tuple[float, float, float, float, float, int]
+
+
+@cache
+def round_paths(samples: int, seed: int) -> tuple[Path, ...]:
+    """Knuth's estimator (1975) of one round, played by the engine itself: a deal drawn as the
+    game draws it (a shuffle), weighted by the deals per shuffle (``21!/shuffles``), then
+    uniform decisions, each node weighing the product of the deal's weight and the branching
+    factors above it. Summed over a path, a figure's weights are an unbiased sample of it: the
+    deals, the nodes, each player's decision nodes, the terminal histories, and the terminal
+    histories of each outcome pattern (the path's terminal weight on its pattern, zero on the
+    others). Path ``i`` is game ``i`` of seed ``seed`` (engine/core/seeded.py); kept, since
+    both variants' estimates use the same paths."""
     from hanamikoji.engine.core.seeded import game_rng
     from hanamikoji.engine.hanamikoji.game import (
         Phase,
@@ -849,42 +873,81 @@ def knuth(samples: int, seed: int, rules: Rules, rounds: int) -> dict[str, Estim
         new_game,
         random_deal,
     )
+    from hanamikoji.engine.hanamikoji.rules import STANDARD
 
     total = math.factorial(sum(FULL_DECK))
-    names = ["deals", "nodes", "decisions-0", "decisions-1", "terminal"]
-    names += [f"{what}-{k}" for k in range(1, rounds + 1) for what in ("ending", "nodes")]
-    values: dict[str, list[float]] = {name: [] for name in names}
+    out: list[Path] = []
     for i in range(samples):
         rng = game_rng(seed, i)
-        row = dict.fromkeys(names, 0.0)
-        state = new_game(rules, 0)
-        weight = 1.0
-        for k in range(1, rounds + 1):
-            deal = random_deal(rng)
-            weight *= total / shuffles(deal.hands)
-            state = apply(state, deal)
-            starter = current_player(state)
-            first_round = k == 1
-            if first_round:
-                row["deals"] = weight
-            while state.phase in (Phase.ACTION, Phase.RESPONSE):
-                row[f"nodes-{k}"] += weight
-                if first_round:
-                    row["nodes"] += weight
-                    row[f"decisions-{int(current_player(state) != starter)}"] += weight
-                choices = legal_actions(state)
-                weight *= len(choices)
-                state = apply(state, choices[rng.randrange(len(choices))])
-            row[f"nodes-{k}"] += weight
-            if first_round:
-                row["nodes"] += weight
-                row["terminal"] = weight
-            if state.phase is Phase.OVER:
-                row[f"ending-{k}"] = weight
-                break
-        for name in names:
-            values[name].append(row[name])
-    return {name: Estimate(v) for name, v in values.items()}
+        deal = random_deal(rng)
+        weight = total / shuffles(deal.hands)
+        deals = weight
+        state = apply(new_game(STANDARD, 0), deal)  # player 0 starts; one round's tree
+        nodes, decisions = 0.0, [0.0, 0.0]
+        while state.phase in (Phase.ACTION, Phase.RESPONSE):
+            nodes += weight
+            decisions[current_player(state)] += weight
+            choices = legal_actions(state)
+            weight *= len(choices)
+            state = apply(state, choices[rng.randrange(len(choices))])
+        side0, side1 = state.scores[-1].sides
+        pattern = sum((STARTER if a > b else OTHER if b > a else TIE) * 3 ** g
+                      for g, (a, b) in enumerate(zip(side0, side1)))
+        out.append((deals, nodes + weight, decisions[0], decisions[1], weight, pattern))
+    return tuple(out)
+
+
+def _estimated_round(paths: tuple[Path, ...], indices: list[int]) -> RoundSize:
+    """The one-round figures estimated from the given paths: each the mean of its samples."""
+    n = len(indices)
+    sums = [0.0] * 5
+    patterns = [0.0] * PATTERNS
+    for i in indices:
+        path = paths[i]
+        for f in range(5):
+            sums[f] += path[f]
+        patterns[path[5]] += path[4]
+    deals, nodes, first, second, terminal = (x / n for x in sums)
+    counts = RoundCounts()  # only the sums over depths are estimated: put them at the ends
+    # floats where the exact figures are integers: game_size only adds and multiplies them
+    counts.nodes = [nodes - terminal] + [0] * 11 + [terminal]  # type: ignore[assignment]
+    counts.decisions = ([first], [second])  # type: ignore[list-item]
+    return RoundSize(deals, counts, [p / n for p in patterns])  # type: ignore[arg-type, misc]
+
+
+def estimate(samples: int, seed: int, rules: Rules,
+             rounds: int) -> tuple[dict[str, dict], int]:
+    """Every estimated figure, from ``samples`` paths through one round (:func:`round_paths`).
+    The round's figures are means of the paths; the whole game's are the same exact programme
+    over the marker states (:func:`game_size`) applied to the estimated patterns: the rounds of
+    a game are independent given their patterns, so a game's figures are sums of products of
+    one round's, and sampling one round and combining exactly keeps the estimate's error that
+    of one round, where a path through several rounds multiplies several heavy-tailed weights.
+    The intervals are the delete-a-group jackknife's (:func:`jackknife`), which carries the
+    uncertainty of the patterns through the programme. Also: how many patterns the paths
+    saw."""
+    paths = round_paths(samples, seed)
+
+    def statistic(indices: list[int]) -> dict[str, float]:
+        size = _estimated_round(paths, indices)
+        figures = {"deals": float(size.deals), "nodes": float(sum(size.counts.nodes)),
+                   "decisions-0": float(size.counts.decisions[0][0]),
+                   "decisions-1": float(size.counts.decisions[1][0]),
+                   "terminal": float(size.counts.nodes[-1]),
+                   "all-tied": float(size.patterns[0])}
+        game = game_size(size, rules, rounds, cycle=False)
+        for k in range(game.rounds):
+            figures[f"nodes-{k + 1}"] = float(game.nodes[k])
+            figures[f"ending-{k + 1}"] = float(game.ending[k])
+        if rules.max_rounds is not None:
+            figures["game-histories"] = float(1 + sum(game.nodes))
+            figures["game-terminal"] = float(sum(game.ending))
+        return figures
+
+    means, intervals = jackknife(statistic, samples)
+    figures = {name: {"mean": means[name], "low": intervals[name][0],
+                      "high": intervals[name][1]} for name in means}
+    return figures, len({path[5] for path in paths})
 
 
 def round_json(size: RoundSize) -> dict:
@@ -916,22 +979,37 @@ EXAMPLE_SEED = 3
 SHOWN_ROUNDS = 5
 
 
-def compute_record(workers: int = 1, progress=None) -> dict:
-    """The figures of record, computed (the documented full computation)."""
-    import resource
-    import time
+#: The parts of the computation whose cost ``--compute`` measures, in the order it runs them.
+PARTS = ("deals", "round", "infosets", "game", "sampling")
+#: The groups of paths of the jackknife (:func:`hanamikoji.oracle.core.size.jackknife`).
+GROUPS = 20
+#: The paths of the sampling estimate by default (``--samples``).
+SAMPLES = 2000
 
-    start = time.perf_counter()
-    size = round_size(workers=workers, progress=progress)
-    middle = time.perf_counter()
-    infosets = round_infosets()
-    end = time.perf_counter()
-    return {"round": round_json(size), "infosets": [infosets[0], infosets[1]],
-            "cost": {"round_seconds": round(middle - start), "infosets_seconds": round(end - middle),
-                     "workers": workers,
-                     "peak_memory_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                     "peak_worker_memory_kib":
-                         resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}}
+
+def compute_record(workers: int = 1, progress=None) -> dict:
+    """The figures of record, computed (the documented full computation), with what each part
+    cost (:func:`hanamikoji.oracle.core.size.measured`): the deals counted directly, one round
+    over every deal (on ``workers`` processes), its information sets, the whole game's
+    programme (the standard game to round 5 and the Italian game) and the sampling estimate
+    (the default paths, both variants). ``growth``: for each class of ten cards a player can
+    hold, the largest layer of the per-player programme and the processor seconds it took."""
+    from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, STANDARD
+    from hanamikoji.oracle.core.size import measured
+
+    cost: dict = {"workers": workers}
+    growth: list = []
+    _, cost["deals"] = measured(deal_census)
+    size, cost["round"] = measured(lambda: round_size(workers=workers, progress=progress,
+                                                      growth=growth))
+    infosets, cost["infosets"] = measured(round_infosets)
+    _, cost["game"] = measured(lambda: [game_size(size, rules, rules.max_rounds or SHOWN_ROUNDS)
+                                        for rules in (STANDARD, ITALIAN_THREE_ROUNDS)])
+    _, cost["sampling"] = measured(lambda: [estimate(SAMPLES, 0, rules,
+                                                     rules.max_rounds or SHOWN_ROUNDS)
+                                            for rules in (STANDARD, ITALIAN_THREE_ROUNDS)])
+    cost["growth"] = [[states, round(seconds, 2)] for states, seconds in sorted(growth)]
+    return {"round": round_json(size), "infosets": [infosets[0], infosets[1]], "cost": cost}
 
 
 def load_record() -> dict:
@@ -942,6 +1020,7 @@ def load_record() -> dict:
     return json.loads(files(__package__).joinpath(RECORD).read_text())
 
 
+@cache
 def _deal_example() -> dict:
     from hanamikoji.engine.hanamikoji.codec import deal_json
     from hanamikoji.oracle.hanamikoji.perft import seeded_deal
@@ -967,7 +1046,7 @@ def report(rules: Rules, samples: int, seed: int, record: dict) -> dict:
         raise AssertionError(f"the deals counted two ways differ: {distinct} and {size.deals}")
     rounds = rules.max_rounds or SHOWN_ROUNDS
     game = game_size(size, rules, rounds)
-    estimates = knuth(samples, seed, rules, rounds)
+    estimates, seen = estimate(samples, seed, rules, rounds)
     live = sum(1 for n in size.patterns if n)
     out: dict = {
         "variant": rules.name,
@@ -986,7 +1065,8 @@ def report(rules: Rules, samples: int, seed: int, record: dict) -> dict:
                              "ending": game.ending[k], "going_on": game.live_states[k]}
                             for k in range(game.rounds)],
                  "round_limit": rules.max_rounds},
-        "estimates": {name: e.to_json() for name, e in estimates.items()},
+        "estimates": estimates,
+        "sampling": {"paths": samples, "seed": seed, "patterns_seen": seen},
         "cost": record["cost"],
     }
     if rules.max_rounds is not None:
@@ -1060,18 +1140,49 @@ def text(out: dict) -> list[str]:
                   "has more, O the other, = a tie), for ever"]
     else:
         lines += ["  bounded: no cycle of marker states without a goal"]
-    lines += ["", "sampling estimates (Knuth's estimator, 99.9% interval) against the exact "
-              "figure:"]
+    lines += ["", f"sampling estimates (Knuth's estimator through one round, "
+              f"{out['sampling']['paths']} paths; the whole game by the same programme over "
+              "the estimated patterns; 99.9% jackknife interval) against the exact figure:"]
     for name, exact_figure in _estimated(out):
         e = out["estimates"][name]
         inside = "holds" if e["low"] <= exact_figure <= e["high"] else "MISSES"
-        lines.append(f"  {name:<12} {e['mean']:.3e} ({e['low']:.3e} to {e['high']:.3e}), "
-                     f"{e['samples']} paths: {inside} {exact(exact_figure)}")
-    cost = out["cost"]
-    lines += ["", f"cost of the figures of record: {cost['round_seconds']} s for the round over "
-              f"every deal on {cost['workers']} processes, {cost['infosets_seconds']} s for its "
-              f"information sets; peak memory {cost['peak_memory_kib'] // 1024} MiB, "
-              f"{cost['peak_worker_memory_kib'] // 1024} MiB per worker"]
+        lines.append(f"  {name:<14} {e['mean']:.3e} ({e['low']:.3e} to {e['high']:.3e}): "
+                     f"{inside} {exact(exact_figure)}")
+    lines += [f"  outcome patterns: {out['sampling']['patterns_seen']} seen on the paths, a lower "
+              f"bound only (on the {rnd['patterns']} that occur): no sample tells how many "
+              "patterns too rare to be drawn there are",
+              "  information sets: not estimated (a sampled history does not tell how many "
+              "histories share its view)"]
+    return lines + [""] + cost_text(out["cost"])
+
+
+def cost_text(cost: dict) -> list[str]:
+    """What each part of ``--compute`` cost, and how the round's work grows."""
+    lines = ["cost of each part, measured on this machine by 'size --compute --workers "
+             f"{cost['workers']}' (processor seconds with memory tracing on, workers "
+             "included; peak of memory allocated by Python; each worker's largest resident "
+             "size):"]
+    names = {"deals": "the deals", "round": "one round, every deal",
+             "infosets": "its information sets", "game": "the whole game (both variants)",
+             "sampling": "the sampling (both variants)"}
+    for part in PARTS:
+        c = cost[part]
+        line = (f"  {names[part]:<31} {c['cpu_seconds']:>8.1f} s  "
+                f"{c['peak_traced_kib'] / 1024:>6.1f} MiB")
+        if c["peak_worker_rss_kib"] is not None:
+            line += (f"  ({c['worker_cpu_seconds']:.1f} s in the workers, each at most "
+                     f"{c['peak_worker_rss_kib'] / 1024:.1f} MiB resident)")
+        lines.append(line)
+    growth = cost["growth"]  # (largest layer, seconds) per class, by layer
+    quarter = len(growth) // 4
+    lines.append(f"  how the round grows: the per-player programme ran once per class of ten "
+                 f"cards ({len(growth)}); by the largest layer of states it held, in quarters:")
+    for q in range(4):
+        part = growth[q * quarter:(q + 1) * quarter if q < 3 else len(growth)]
+        seconds = sum(t for _, t in part)
+        states = sum(n for n, _ in part)
+        lines.append(f"    {part[0][0]:>9,} to {part[-1][0]:>9,} states: {seconds:>7.1f} s in "
+                     f"all, {1e6 * seconds / states:.1f} s per million states")
     return lines
 
 
@@ -1080,10 +1191,12 @@ def _estimated(out: dict) -> list[tuple[str, int]]:
     rnd, game = out["round"], out["game"]
     pairs = [("deals", out["deals"]["distinct"]), ("nodes", rnd["histories"]),
              ("decisions-0", rnd["decisions"][0]), ("decisions-1", rnd["decisions"][1]),
-             ("terminal", rnd["terminal"])]
+             ("terminal", rnd["terminal"]), ("all-tied", rnd["all_tied"])]
     for row in game["rounds"]:
         pairs += [(f"nodes-{row['round']}", row["histories"]),
                   (f"ending-{row['round']}", row["ending"])]
+    if game["round_limit"] is not None:
+        pairs += [("game-histories", game["histories"]), ("game-terminal", game["terminal"])]
     return pairs
 
 
@@ -1092,6 +1205,11 @@ class HanamikojiSize(SizeExtension):
 
     def report(self, config: Rules, samples: int, seed: int, compute: bool,
                workers: int) -> dict | None:
+        if samples < GROUPS:
+            from hanamikoji.cli.base import UsageError
+
+            raise UsageError(f"size --samples: {samples} paths, but the jackknife deals them into "
+                             f"{GROUPS} groups; give at least {GROUPS}")
         if compute:
             try:
                 import numpy  # noqa: F401  (the pattern products)
