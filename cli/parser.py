@@ -399,8 +399,8 @@ def _two_or_more(text: str) -> int:
 def _size(size: argparse.ArgumentParser) -> None:
     _variant(size)
     size.add_argument("--samples", type=_two_or_more, default=2000, metavar="N",
-                      help="random paths of the sampling estimate, 2 or more for an interval "
-                           "(default 2000)")
+                      help="random paths of the sampling estimate, 2 or more for an interval, "
+                           "20 or more for a jackknife's (default 2000)")
     size.add_argument("--seed", type=_seed, default=0, help="its random seed (default 0)")
     size.add_argument("--compute", action="store_true",
                       help="recompute the figures of record instead of reading the committed "
