@@ -443,6 +443,25 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
     tournament.set_defaults(handler="hanamikoji.cli.tournament:tournament")
 
 
+def _two_or_more(text: str) -> int:
+    return integer(text, at_least=2)
+
+
+def _size(size: argparse.ArgumentParser) -> None:
+    _variant(size)
+    size.add_argument("--samples", type=_two_or_more, default=2000, metavar="N",
+                      help="random paths of the sampling estimate, 2 or more for an interval, "
+                           "20 or more for a jackknife's (default 2000)")
+    size.add_argument("--seed", type=_seed, default=0, help="its random seed (default 0)")
+    size.add_argument("--compute", action="store_true",
+                      help="recompute the figures of record instead of reading the committed "
+                           "ones (under half an hour on 2 cores; docs/game-size.md)")
+    size.add_argument("--workers", type=_positive, default=1, metavar="N",
+                      help="processes for --compute (default 1)")
+    size.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    size.set_defaults(handler="hanamikoji.cli.size:run")
+
+
 #: Every sub-command, in the order ``hanamikoji --help`` lists them: its one-line help and the
 #: function that declares its arguments.
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -465,6 +484,8 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
                _schema),
     "vectors": ("write a game's conformance vectors (JSON files)", _vectors),
     "perft": ("count the decision sequences from a position, at each depth", _perft),
+    "size": ("how big the game is: exact counts and sampling estimates (docs/game-size.md)",
+             _size),
     "tournament": ("play bots against each other: a double round-robin judged by the "
                    "referee (docs/tournament.md)", _tournament),
     "diff": ("compare another engine with the reference, step by step (-- COMMAND...)", _diff),
