@@ -77,7 +77,7 @@ def engine_of(engine: Any, timeout: float = 10.0) -> Any:
 
 
 def _python_engine(adapter: Any, timeout: float) -> Any:
-    from hanamikoji.oracle.core.diff import DECISION_OPS, Engine, EngineFailure, _short
+    from hanamikoji.oracle.core.diff import Engine, EngineFailure, _short
 
     class PythonEngine(Engine):
         """An adapter object answering in this process: a request is a call of its
@@ -112,12 +112,7 @@ def _python_engine(adapter: Any, timeout: float) -> Any:
 
         def read_answer(self, message: dict[str, Any]) -> bytes:
             line = self.pending.popleft()
-            self.answers += 1
-            op = message.get("op")
-            if op in DECISION_OPS:
-                self.decisions += 1
-            elif op == "batch":
-                self.decisions += sum(r.get("op") in DECISION_OPS for r in message["requests"])
+            self.counted(message)
             return line
 
         def settle(self) -> None:

@@ -428,13 +428,17 @@ class Engine:
                                          f"with a line longer than {LINE_LIMIT} bytes")
         if line is _EXTRA:  # the answer came before the request: a line nobody asked for
             raise self._extra_failure(channel)
+        self.counted(message)
+        return line
+
+    def counted(self, message: dict[str, Any]) -> None:
+        """Count the answer to ``message``: an answer, and the decisions it applied."""
         self.answers += 1
         op = message.get("op")
         if op in DECISION_OPS:
             self.decisions += 1
         elif op == "batch":
             self.decisions += sum(r.get("op") in DECISION_OPS for r in message["requests"])
-        return line
 
     def decode_line(self, message: dict[str, Any], line: bytes) -> Any:
         """The JSON value of the answer line to ``message``; a line that is not JSON fails."""
