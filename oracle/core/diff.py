@@ -1507,6 +1507,19 @@ def _judge_seeds(game: Game, start: Any, engine: Engine, argv: Sequence[str],
     return None
 
 
+def _settled(engine: Engine, game: Game, divergence: Divergence | None,
+             hung: bool) -> tuple[Divergence | None, bool]:
+    """Read the engine's output to its end once the games are done: a line nobody asked for is
+    the diagnosis, whatever the answers before it looked like (a request answered twice shifts
+    every later answer). The divergence and whether the engine hung, that line's if any."""
+    extra = engine.settle()
+    if extra is not None and not (divergence is not None and hung and
+                                  divergence.message == extra.message):
+        return Divergence(None, None, (), extra.request, None, None, extra.message, game.name,
+                          where="when the engine was stopped after the games"), True
+    return divergence, hung
+
+
 def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
                     variants: Sequence[Any] | None = None, timeout: float = 10.0,
                     shrink: int = 200, game: Game | None = None,
@@ -1608,14 +1621,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
         raise
     if divergence is not None and best is not None and best.size() < divergence.size():
         divergence = best
-    # Read the engine's output to its end: a line nobody asked for is the diagnosis, whatever
-    # the answers before it looked like (a request answered twice shifts every later answer).
-    extra = engine.settle()
-    if extra is not None and not (divergence is not None and hung and
-                                  divergence.message == extra.message):
-        divergence = Divergence(None, None, (), extra.request, None, None, extra.message,
-                                game.name, where="when the engine was stopped after the games")
-        hung = True
+    divergence, hung = _settled(engine, game, divergence, hung)
     return Report(compared, divergence, engine.starts, time.perf_counter() - start,
                   shrink > 0 and divergence is not None and not hung,
                   getattr(engine, "view_keys", None), shrinking, cut_short)
@@ -1714,14 +1720,7 @@ def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: 
     except BaseException:
         engine.stop()
         raise
-    # Read the engine's output to its end: a line nobody asked for is the diagnosis, whatever
-    # the answers before it looked like (a request answered twice shifts every later answer).
-    extra = engine.settle()
-    if extra is not None and not (divergence is not None and hung and
-                                  divergence.message == extra.message):
-        divergence = Divergence(None, None, (), extra.request, None, None, extra.message,
-                                game.name, where="when the engine was stopped after the games")
-        hung = True
+    divergence, hung = _settled(engine, game, divergence, hung)
     return Report(compared, divergence, engine.starts, time.perf_counter() - start,
                   shrink > 0 and divergence is not None and not hung,
                   getattr(engine, "view_keys", None), shrinking, 0)
