@@ -21,6 +21,7 @@ from hanamikoji.cli.main import main
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.game import random_deal
 from hanamikoji.oracle.core.audit import (Collisions, Test as Judged, binomial_log_tails,
+                                          each_place_test,
                                           chi_square_sf, collision_test, exact_multinomial,
                                           holm, place_test, poisson_at_least,
                                           shuffle_collisions)
@@ -165,17 +166,16 @@ def exact_pair_tail(shares, r):
 @pytest.mark.parametrize("shares, r", [((0.5, 0.3, 0.2), 6), ((0.7, 0.1, 0.1, 0.1), 5),
                                        ((0.1,) * 10, 4)])
 def test_the_collision_p_value_is_never_below_the_exact_tail(shares, r):
-    """Where outcomes are not equally likely the Poisson tail alone is below the exact one
-    for some count (the p-value it gave was too small); the bound never is."""
+    """The Poisson tail alone is below the exact one at some count (the p-value it gave was
+    too small); the bound never is."""
     fair = Collisions(len(shares), sum(s * s for s in shares), sum(s ** 3 for s in shares))
     tail = exact_pair_tail(shares, r)
     for k, exact in tail.items():
         seq = _sequence_with_pairs(k, len(shares), r)
         found = collision_test("c", ["X"], [seq], fair, lambda f, m: "", "")
         assert found.statistic == k and found.p_value >= exact * (1 - 1e-12)
-    if len(set(shares)) > 1:
-        mean = r * (r - 1) / 2 * fair.square
-        assert any(poisson_at_least(k, mean) < exact * 0.95 for k, exact in tail.items())
+    mean = r * (r - 1) / 2 * fair.square
+    assert any(poisson_at_least(k, mean) < exact * 0.95 for k, exact in tail.items())
 
 
 def _sequence_with_pairs(k, kinds, r):
@@ -427,3 +427,23 @@ def test_the_false_alarm_table_is_consistent_with_its_counts():
         assert float(share) == pytest.approx(100 * k / n, abs=0.05)
         assert float(bound) == pytest.approx(100 * stats.beta.ppf(0.95, k + 1, n - k), abs=0.005)
         assert float(tail) == pytest.approx(stats.binom.sf(k - 1, n, 0.01), abs=0.005)
+
+
+def test_each_place_is_judged_exactly_and_the_least_p_value_times_the_places():
+    """Bonferroni over the places, each place's row pooled as one place of one item is."""
+    rng = random.Random(3)
+    counts = {"a": 2, "b": 2, "c": 6}
+    observed: Counter = Counter()
+    for _ in range(40):
+        tiles = [k for k, c in counts.items() for _ in range(c)]
+        rng.shuffle(tiles)
+        observed.update((space, tile) for space, tile in enumerate(tiles))
+    observed[(0, "a")] += 12  # space 0 favours a (an unfair corner), so the bound is below 1
+    observed[(0, "c")] -= 12
+    found = each_place_test("e", ["X"], 40, observed, range(10), counts,
+                            lambda p, k, o, e: "", "")
+    rows = [place_test("r", ["X"], 40, {k: observed[(s, k)] for k in counts}, counts, 1,
+                       lambda k, o, e: "", "").p_value for s in range(10)]
+    assert 0 < 10 * min(rows) < 1
+    assert found.p_value == pytest.approx(10 * min(rows), rel=1e-12)
+    assert "exact binomials" in found.method

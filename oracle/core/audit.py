@@ -259,7 +259,7 @@ TINY = 1e-300
 def chi_square_one(log_p: float) -> float:
     """The value of a chi-square with 1 df whose upper tail is ``exp(log_p)`` (``z^2`` for the
     two-sided normal p-value), from the standard library's normal quantile; a p-value below
-    :data:`TINY` is taken as :data:`TINY`, so the value is never more than the exact one."""
+    :data:`TINY` is taken as :data:`TINY`, so the value is never more than the exact one (to rounding)."""
     if log_p >= 0.0:
         return 0.0
     z = NormalDist().inv_cdf(max(math.exp(log_p), TINY) / 2)
@@ -468,8 +468,8 @@ def collision_tail(found: int, mean: float, variance: float, stein: float) -> fl
       outcome with it, so their ``b3`` is 0).
 
     Each is at least the exact tail, so their least is too, and P(p <= a) <= a at every
-    level: the Poisson tail alone is a little short of the exact tail when outcomes are not
-    equally likely (three equal outcomes are likelier than independence makes them)."""
+    level: the Poisson tail alone is short of the exact tail at some counts (the pairs are not
+    independent: three equal outcomes make three pairs at once)."""
     if found <= 0:
         return 1.0
     bounds = [mean / found,
