@@ -13,14 +13,18 @@ import random
 import re
 import sys
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 
 from hanamikoji.cli.main import main
 from hanamikoji.engine.hanamikoji import cards as C
 from hanamikoji.engine.hanamikoji.game import random_deal
-from hanamikoji.oracle.core.audit import (Test as Judged, chi_square_sf, collision_test, holm,
-                                          place_test, poisson_at_least, shuffle_collisions)
+from hanamikoji.oracle.core.audit import (Collisions, Test as Judged, binomial_log_tails,
+                                          each_place_test,
+                                          chi_square_sf, collision_test, exact_multinomial,
+                                          holm, place_test, poisson_at_least,
+                                          shuffle_collisions)
 from hanamikoji.oracle.hanamikoji.audit import deal_tests, fair_collisions
 from hanamikoji.oracle.hanamikoji.buaa import notation_from_record
 from hanamikoji.oracle.maiko.audit import layout_tests
@@ -60,6 +64,126 @@ def test_poisson_tail_is_the_sum_of_its_terms():
         for k in (1, 3, 10):
             below = sum(math.exp(-mean) * mean ** i / math.factorial(i) for i in range(k))
             assert poisson_at_least(k, mean) == pytest.approx(1 - below, rel=1e-12)
+
+
+def exact_binomial_tails(k, n, p):
+    """P(X <= k) and P(X >= k) as exact fractions of the binomial's terms (``p`` a Fraction)."""
+    terms = [math.comb(n, j) * p ** j * (1 - p) ** (n - j) for j in range(n + 1)]
+    return float(sum(terms[:k + 1])), float(sum(terms[k:]))
+
+
+@pytest.mark.parametrize("n, p", [(1, Fraction(1, 2)), (12, Fraction(2, 21)),
+                                  (75, Fraction(5, 21)), (120, Fraction(1, 3))])
+def test_binomial_tails_are_the_sums_of_their_terms(n, p):
+    for k in range(n + 1):
+        lower, upper = binomial_log_tails(k, n, float(p))
+        want = exact_binomial_tails(k, n, p)
+        for got, exact in zip((lower, upper), want):
+            if exact > 1e-300:
+                assert math.exp(got) == pytest.approx(exact, rel=1e-9)
+
+
+def test_binomial_tails_match_scipy_far_out():
+    stats = pytest.importorskip("scipy.stats")
+    for n, p in ((1000, 5 / 21), (30_000, 2 / 21), (300_000, 0.3)):
+        for z in (-30, -6, -2, 0, 2, 6, 30):
+            k = min(n, max(0, round(n * p + z * math.sqrt(n * p * (1 - p)))))
+            lower, upper = binomial_log_tails(k, n, p)
+            assert lower == pytest.approx(stats.binom.logcdf(k, n, p), rel=1e-8, abs=1e-12)
+            assert upper == pytest.approx(stats.binom.logsf(k - 1, n, p), rel=1e-8, abs=1e-12)
+
+
+def every_outcome(n, kinds):
+    """Every way to put ``n`` outcomes into ``kinds`` cells."""
+    if kinds == 1:
+        yield (n,)
+        return
+    for a in range(n + 1):
+        for rest in every_outcome(n - a, kinds - 1):
+            yield (a,) + rest
+
+
+def rejection_by_level(p_value, n, shares):
+    """P(p <= a) for every value ``a`` the p-value takes, by the exact multinomial
+    probability of every outcome of ``n`` draws."""
+    chance: dict = {}
+    for outcome in every_outcome(n, len(shares)):
+        prob = math.factorial(n) * math.prod(s ** a / math.factorial(a)
+                                             for s, a in zip(shares, outcome))
+        p = p_value([(i, float(a), n * s) for i, (s, a) in enumerate(zip(shares, outcome))])
+        chance[p] = chance.get(p, 0.0) + prob
+    levels, below = {}, 0.0
+    for p in sorted(chance):
+        below += chance[p]
+        levels[p] = below
+    return levels
+
+
+@pytest.mark.parametrize("n, counts", [(10, C.FULL_DECK), (40, (2, 3, 5)), (9, (1, 1))])
+def test_the_exact_multinomial_test_never_rejects_more_than_its_level(n, counts):
+    """By every outcome's exact probability: P(p <= a) <= a at every level a the p-value
+    takes (so at every a), where Pearson's chi-square, the test it replaced, breaks it."""
+    shares = [c / sum(counts) for c in counts]
+    exact = rejection_by_level(lambda cells: exact_multinomial(cells)[2], n, shares)
+    assert all(rate <= a * (1 + 1e-9) for a, rate in exact.items())
+
+    def pearson(cells):
+        x2 = sum((o - e) ** 2 / e for _, o, e in cells)
+        return chi_square_sf(x2, len(cells) - 1)
+
+    assert any(rate > a * 1.05 for a, rate in rejection_by_level(pearson, n, shares).items()
+               if a < 0.01)
+
+
+def test_the_exact_multinomial_test_is_its_chain_of_binomials():
+    """Each cell given the ones before it, by SciPy's binomial and normal quantile."""
+    stats = pytest.importorskip("scipy.stats")
+    cells = [("a", 30.0, 20.0), ("b", 5.0, 10.0), ("c", 25.0, 30.0)]
+    statistic, df, p = exact_multinomial(cells)
+    want, left, share_left = 0.0, 60, 1.0
+    for _, o, e in sorted(cells, key=lambda c: -c[2])[:-1]:
+        q = e / 60 / share_left
+        dist = stats.binom(left, q)
+        mean = left * q
+        far = [j for j in range(left + 1) if abs(j - mean) >= abs(o - mean) - 1e-9]
+        two_sided = min(1.0, sum(dist.pmf(j) for j in far))
+        want += stats.chi2.isf(two_sided, 1)
+        left, share_left = left - int(o), share_left - e / 60
+    assert (df, statistic) == (2, pytest.approx(want, rel=1e-9))
+    assert p == pytest.approx(stats.chi2.sf(want, 2), rel=1e-9)
+
+
+def exact_pair_tail(shares, r):
+    """P(X >= k) for every k, X the pairs of equal outcomes among ``r`` independent draws
+    from ``shares``, by every sequence of draws."""
+    chance: Counter = Counter()
+    for seq in itertools.product(range(len(shares)), repeat=r):
+        pairs = sum(m * (m - 1) // 2 for m in Counter(seq).values())
+        chance[pairs] += math.prod(shares[i] for i in seq)
+    return {k: sum(v for j, v in chance.items() if j >= k) for k in chance}
+
+
+@pytest.mark.parametrize("shares, r", [((0.5, 0.3, 0.2), 6), ((0.7, 0.1, 0.1, 0.1), 5),
+                                       ((0.1,) * 10, 4)])
+def test_the_collision_p_value_is_never_below_the_exact_tail(shares, r):
+    """The Poisson tail alone is below the exact one at some count (the p-value it gave was
+    too small); the bound never is."""
+    fair = Collisions(len(shares), sum(s * s for s in shares), sum(s ** 3 for s in shares))
+    tail = exact_pair_tail(shares, r)
+    for k, exact in tail.items():
+        seq = _sequence_with_pairs(k, len(shares), r)
+        found = collision_test("c", ["X"], [seq], fair, lambda f, m: "", "")
+        assert found.statistic == k and found.p_value >= exact * (1 - 1e-12)
+    mean = r * (r - 1) / 2 * fair.square
+    assert any(poisson_at_least(k, mean) < exact * 0.95 for k, exact in tail.items())
+
+
+def _sequence_with_pairs(k, kinds, r):
+    """Some sequence of ``r`` draws of ``kinds`` values with exactly ``k`` equal pairs."""
+    for seq in itertools.product(range(kinds), repeat=r):
+        if sum(m * (m - 1) // 2 for m in Counter(seq).values()) == k:
+            return seq
+    raise AssertionError(k)
 
 
 # --- exact sums over distinct outcomes ------------------------------------------------------
@@ -303,3 +427,23 @@ def test_the_false_alarm_table_is_consistent_with_its_counts():
         assert float(share) == pytest.approx(100 * k / n, abs=0.05)
         assert float(bound) == pytest.approx(100 * stats.beta.ppf(0.95, k + 1, n - k), abs=0.005)
         assert float(tail) == pytest.approx(stats.binom.sf(k - 1, n, 0.01), abs=0.005)
+
+
+def test_each_place_is_judged_exactly_and_the_least_p_value_times_the_places():
+    """Bonferroni over the places, each place's row pooled as one place of one item is."""
+    rng = random.Random(3)
+    counts = {"a": 2, "b": 2, "c": 6}
+    observed: Counter = Counter()
+    for _ in range(40):
+        tiles = [k for k, c in counts.items() for _ in range(c)]
+        rng.shuffle(tiles)
+        observed.update((space, tile) for space, tile in enumerate(tiles))
+    observed[(0, "a")] += 12  # space 0 favours a (an unfair corner), so the bound is below 1
+    observed[(0, "c")] -= 12
+    found = each_place_test("e", ["X"], 40, observed, range(10), counts,
+                            lambda p, k, o, e: "", "")
+    rows = [place_test("r", ["X"], 40, {k: observed[(s, k)] for k in counts}, counts, 1,
+                       lambda k, o, e: "", "").p_value for s in range(10)]
+    assert 0 < 10 * min(rows) < 1
+    assert found.p_value == pytest.approx(10 * min(rows), rel=1e-12)
+    assert "exact binomials" in found.method

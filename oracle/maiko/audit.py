@@ -3,10 +3,11 @@ tiles in play (MK-SETUP-5), laid one on each space (60 with two players, MK-SETU
 three or four, MK-SETUP-3).
 
 The tests (:mod:`hanamikoji.oracle.core.audit` for their statistics): each tile's position
-(the spaces-by-tiles table, every space a place of one tile); pairs of tiles (how far apart,
-in space numbers, the two copies of an item lie: game ``i`` looks at the ``i``-th item in turn,
-so that the games are independent, against ``2 (S - d) / (S (S - 1))`` for ``d`` apart); and
-repeated layouts (all of the ``S! / prod(c!)`` distinct layouts are equally likely).
+(every space a place of one tile, each judged exactly, the least p-value times the spaces);
+pairs of tiles (how far apart, in space numbers, the two copies of an item lie: game ``i``
+looks at the ``i``-th item in turn, so that the games are independent, against
+``2 (S - d) / (S (S - 1))`` for ``d`` apart); and repeated layouts (all of the
+``S! / prod(c!)`` distinct layouts are equally likely).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Sequence
 from hanamikoji.engine.maiko.actions import Layout
 from hanamikoji.engine.maiko.components import tile_name
 from hanamikoji.oracle.core.audit import (AuditExtension, Collisions, Test, collision_test,
-                                          place_test, table_test)
+                                          each_place_test, place_test)
 
 UNFAIR = "layouts are not a uniform shuffle"
 RULES = ("MK-SETUP-5",)
@@ -57,8 +58,8 @@ def layout_tests(layouts: Sequence[Sequence[int]]) -> tuple[int, list[Test]]:
     for tiles in layouts:
         for space, tile in enumerate(tiles):
             table[(space, tile_name(tile))] += 1
-    tests = [table_test(
-        "each tile's position", RULES, n, table, {s: 1 for s in range(spaces)}, counts,
+    tests = [each_place_test(
+        "each tile's position", RULES, n, table, range(spaces), counts,
         lambda space, tile, o, e: (f"of all spaces and tiles, the farthest from a fair "
                                    f"shuffle: space {space} held {tile} in {o} of {n} "
                                    f"layouts (expected {e:.1f})"), UNFAIR)]
