@@ -101,17 +101,9 @@ def colour_of(code: int) -> Colour:
 
 def tile_name(code: int) -> str:
     """``pink-0`` or ``friend`` (the spec's way of writing a tile)."""
-    if type(code) is int:  # a view names every tile of the board: each name is written once
-        name = _TILE_NAMES.get(code)
-        if name is not None:
-            return name
     if code == FRIEND:
         return "friend"
     return f"{Colour(code // NUM_ITEMS).label}-{code % NUM_ITEMS}"
-
-
-_TILE_NAMES: dict[int, str] = {}
-_TILE_NAMES.update((code, tile_name(code)) for code in range(FRIEND + 1))
 
 
 def parse_tile(text: str) -> int:
