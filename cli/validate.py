@@ -32,6 +32,10 @@ def validate(args: argparse.Namespace) -> int:
     tally = V.Tally()
     out = sys.stdout
     forced = None if getattr(args, "game", None) is None else get(args.game)
+    # From standard input, a program may be waiting for each verdict before it writes the next
+    # record (a resident judge, docs/oracle.md): each is flushed as it is written, since Python
+    # holds output to a pipe in a block until the end. The bytes are the same either way.
+    live = "-" in args.paths
     try:
         for verdict, _, _ in V.records(args.paths, tally, "validate", forced,
                                        getattr(args, "notation", None)):
@@ -39,6 +43,8 @@ def validate(args: argparse.Namespace) -> int:
                 out.write(json.dumps(verdict.to_json()) + "\n")
             elif verdict.judgement.status is not V.Status.VALID:
                 out.write(verdict.to_text() + "\n")
+            if live:
+                out.flush()
         if not args.json:
             print(tally.summary())
         out.flush()

@@ -32,10 +32,12 @@ def test_docstring_examples(name):
 
 #: A block to paste into a file of one's own (it serves standard input): run by its own test.
 PASTE = "<!-- adapter-paste -->\n"
+#: A block that talks to a judge it starts: run by tests/test_resident_judge.py.
+RESIDENT = "<!-- resident-judge -->\n"
 
 
 def test_python_blocks_run_and_the_reference_passes_its_own_vectors():
-    blocks = [block for marker, block in re.findall(rf"({PASTE})?```python\n(.*?)```", DOC, re.S)
+    blocks = [block for marker, block in re.findall(rf"({PASTE}|{RESIDENT})?```python\n(.*?)```", DOC, re.S)
               if not marker]
     assert blocks
     out = io.StringIO()
