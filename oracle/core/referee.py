@@ -439,10 +439,12 @@ def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, de
                 seat.close()
     if faulted is None:
         return Played(state, game.outcome(state), None)
-    seat_faulted, fault = faulted
-    stderr, ended = (seats[seat_faulted].said() if fault.kind != "illegal" else (None, None))
-    return Played(state, None, Forfeit(seat_faulted, fault.kind, fault.message, fault.rule,
-                                       fault.answer, stderr, ended))
+    # A command bot's words and end go with a fault of its process, not with a decision the
+    # rules forbid (its process was well).
+    at, why = faulted
+    stderr, ended = seats[at].said() if why.kind != "illegal" else (None, None)
+    return Played(state, None, Forfeit(at, why.kind, why.message, why.rule, why.answer, stderr,
+                                       ended))
 
 
 def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent: list[float],
