@@ -176,7 +176,8 @@ def main(words: list[str]) -> None:
         import resource
 
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        signal.signal(os.WTERMSIG(ended), signal.SIG_DFL)
+        if os.WTERMSIG(ended) != signal.SIGKILL:  # SIGKILL has no handler to reset
+            signal.signal(os.WTERMSIG(ended), signal.SIG_DFL)
         os.kill(os.getpid(), os.WTERMSIG(ended))
     sys.exit(os.WEXITSTATUS(ended) if ended is not None and os.WIFEXITED(ended) else 1)
 

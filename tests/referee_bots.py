@@ -10,7 +10,13 @@ then): ``python tests/referee_bots.py MODE [PIDFILE]`` with MODE ``hang`` (never
 ``detach`` (starts a grandchild in a session of its own by a double fork, ``setsid()``, which
 keeps the bot's output open and sleeps; appends its process ID to PIDFILE; then plays the first
 legal decision each turn), ``detach-die`` (the same grandchild, then exits at its first decision
-without answering: the grandchild still holds its output).
+without answering: the grandchild still holds its output), ``raise-3`` (plays the first legal
+decision twice, then raises an error with a message at its 3rd decision: a traceback on its
+standard error, exit code 1), ``chatty`` (writes :data:`CHATTER` bytes to its standard error
+before each of its first two answers, and a line naming each answer, then plays the first legal
+decision), ``chatty-3`` (the same, then at its 3rd decision a last line on its standard error
+and an answer that is not JSON), ``segfault`` (kills itself with SIGSEGV at its first
+decision).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -26,6 +33,13 @@ from typing import Any
 from hanamikoji.oracle.core.bot import Bot, Request
 
 LETTERS = "ABCDEFG"
+
+#: The bytes the ``chatty`` bots write to their standard error before each of their first two
+#: answers: 1 MB.
+CHATTER = 1_000_000
+
+#: What the ``raise-3`` bot's error says.
+RAISED = "the bot's own bug, at its 3rd decision"
 
 
 class Misbehaving(Bot):
@@ -290,9 +304,34 @@ def _plays(pidfile: str, die: bool) -> None:
         print(json.dumps({"decision": json.loads(line)["legal"][0]}), flush=True)
 
 
+def _talks(mode: str) -> None:
+    """``raise-3``, ``chatty``, ``chatty-3``, ``segfault``: the first legal decision each turn
+    until the mode's moment comes."""
+    print(json.dumps({"ok": True}), flush=True)
+    for number, line in enumerate(sys.stdin, 1):
+        if mode == "raise-3" and number == 3:
+            raise RuntimeError(RAISED)
+        if mode == "segfault":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if mode.startswith("chatty"):
+            if number <= 2:
+                sys.stderr.write("x" * CHATTER + "\n")
+            if mode == "chatty-3" and number == 3:
+                sys.stderr.write("giving up at answer 3\n")
+                sys.stderr.flush()
+                print("not JSON", flush=True)
+                continue
+            sys.stderr.write(f"answer {number}\n")
+            sys.stderr.flush()
+        print(json.dumps({"decision": json.loads(line)["legal"][0]}), flush=True)
+
+
 def _raw(mode: str, pidfile: str | None) -> None:
     hello = sys.stdin.readline()
     if not hello:
+        return
+    if mode in ("raise-3", "chatty", "chatty-3", "segfault"):
+        _talks(mode)
         return
     if mode in ("detach", "detach-die"):
         assert pidfile is not None

@@ -424,3 +424,91 @@ def test_the_bot_schema_states_the_bounds_the_referee_keeps():
             assert size >= len(game.view_to_json(game.observe(state, 0))["log"]) * shortest
             largest = max(largest, size)
     assert largest > MAX_LINE  # a bound of MAX_LINE on requests would be false
+
+
+# --- what a forfeit says ---------------------------------------------------------------------
+
+
+def test_a_bot_that_raises_says_why_and_how_it_ended():
+    """A Python bot that raises at its 3rd decision: its traceback's message and exit code 1."""
+    played = judge("hanamikoji", [RANDOM, raw("raise-3")])
+    forfeit = played.forfeit
+    assert (forfeit.seat, forfeit.kind) == (1, "crash")
+    assert forfeit.message == "the bot's process ended before answering decide"
+    assert forfeit.exit == "exit code 1"
+    assert f"RuntimeError: {B.RAISED}" in forfeit.stderr
+    assert forfeit.stderr.startswith("Traceback")
+    assert forfeit.to_json()["stderr"] == forfeit.stderr
+    assert forfeit.to_json()["exit"] == "exit code 1"
+
+
+def test_a_bot_killed_by_a_signal_says_which():
+    played = judge("hanamikoji", [raw("segfault"), RANDOM])
+    assert (played.forfeit.kind, played.forfeit.exit) == ("crash", "killed by SIGSEGV")
+    assert played.forfeit.stderr is None
+
+
+@pytest.mark.parametrize("mode", ["chatty", "chatty-3"])
+def test_a_bot_that_writes_megabytes_to_stderr_is_not_blocked(mode):
+    """1 MB on its standard error before each of its first two answers (the pipe holds 64 KiB):
+    its answers are still read, and the forfeit keeps only the last bytes."""
+    from hanamikoji.oracle.core.referee import STDERR_TAIL
+
+    played = judge("hanamikoji", [raw(mode), RANDOM])
+    if mode == "chatty":
+        assert played.forfeit is None and played.outcome is not None
+        return
+    forfeit = played.forfeit
+    assert (forfeit.seat, forfeit.kind) == (0, "malformed")  # its 3rd answer: not on time
+    assert forfeit.answer == "not JSON"
+    assert len(forfeit.stderr.encode()) <= STDERR_TAIL
+    assert forfeit.stderr.endswith("x\nanswer 2\ngiving up at answer 3\n")  # its own, last
+    assert forfeit.stderr.startswith("x")
+    assert forfeit.exit is None  # it had not ended: the referee ended it
+
+
+def test_a_node_bot_that_throws_says_why(tmp_path):
+    """The Node shim serving a course module that throws at its 3rd call: the shim's line
+    naming the call and the error's message, and exit code 1."""
+    import shutil
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    bot = BotSpec("throws", argv=("node", str(TESTS.parent / "docs" / "examples" / "buaa_bot.mjs"),
+                                  str(TESTS / "js" / "t3-throws-at-call-3.mjs")))
+    played = judge("hanamikoji", [bot, RANDOM], {"variant": "italian-three-rounds"})
+    forfeit = played.forfeit
+    assert (forfeit.seat, forfeit.kind, forfeit.exit) == (0, "crash", "exit code 1")
+    assert forfeit.stderr.startswith("buaa_bot.mjs: call 3 of hanamikoji_action(")
+    assert forfeit.stderr.endswith(" threw: no card left to choose from\n")
+
+
+def test_a_time_forfeit_states_the_limit_and_the_time_taken():
+    played = judge("hanamikoji", [RANDOM, raw("hang")], limits=Limits(decision=0.3))
+    message = played.forfeit.message
+    assert message.startswith("no answer to decide within the limit of 0.3 s (waited ")
+    waited = float(message.split("(waited ")[1].split(" s)")[0])
+    assert waited >= 0.3
+    played = judge("hanamikoji", [RANDOM, raw("hang")], limits=Limits(decision=0.3, game=0.2))
+    assert played.forfeit.message.startswith("no answer to decide within the limit of 0.2 s")
+    assert played.forfeit.message.endswith(": the rest of its 0.2 s for the game")
+
+
+def test_an_illegal_course_answer_is_explained_in_the_course_terms():
+    """A second secret in a round, ``1D``: the forfeit says why in the course's letters, with
+    the move it already played (the game's ``fault_message`` hook, :func:`why_illegal`), and the
+    engine's rule."""
+    from hanamikoji.oracle.hanamikoji.bot import why_illegal
+
+    for deal in range(20):
+        played = judge("hanamikoji", [BotSpec("x", make=B.UsedAction), RANDOM], deal=deal)
+        if played.forfeit is not None:
+            break
+    forfeit = played.forfeit
+    assert (forfeit.kind, forfeit.rule) == ("illegal", "TURN-3")
+    # the position it answered in is the game so far: its request's course arguments
+    seen = decide_request(get("hanamikoji"), played.state, 0, 0)["buaa"]
+    assert why_illegal(seen["history"], seen["hand"], forfeit.answer) == (forfeit.message,
+                                                                          "TURN-3")
+    assert forfeit.message.startswith("you have already played your secret this round (1")
+    assert forfeit.stderr is None and forfeit.exit is None  # a built-in bot has no process

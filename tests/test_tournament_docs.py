@@ -116,3 +116,12 @@ def test_the_answer_line_limit_in_the_doc_is_the_referees():
                    .read_text(encoding="utf-8").split())
     assert f"An answer line holds at most {MAX_LINE:,} bytes" in doc
     assert "a request has no such bound" in doc
+
+
+def test_the_stderr_tail_in_the_doc_is_the_referees():
+    """The forfeit's section gives the bytes of standard error the referee keeps."""
+    from hanamikoji.oracle.core.referee import STDERR_TAIL
+
+    doc = " ".join(DOC.split())
+    assert f"its last {STDERR_TAIL:,} bytes" in doc
+    assert f"its last {STDERR_TAIL // 1024} KiB kept" in doc

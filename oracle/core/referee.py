@@ -12,10 +12,15 @@ output), it ran out of time (the per-decision limit, or the per-game limit on al
 decisions), it answered what is not an answer (not one JSON object of at most
 :data:`MAX_LINE` bytes, not the answer its request asks for, a decision of the wrong form:
 ``malformed``), or a decision the rules forbid (``illegal``, with the rule the engine cites).
-The forfeit says which seat, why, the rule, the answer (cut short) and the game so far.
+The forfeit says which seat, why, the rule, the answer (cut short) and the game so far; for a
+command bot's crash, time or malformed answer also the end of what it wrote to its standard
+error (the last :data:`STDERR_TAIL` bytes) and how its process ended, if it had: a thrown
+error's message, a runtime's ``abort``, a mistyped module path, said where the bot said it.
 
 The referee reads a bot's bytes and never trusts them: a line is read up to its limit in
-chunks as they come, against the clock; what a bot writes to its standard error goes nowhere.
+chunks as they come, against the clock; its standard error is read as it comes by a thread of
+its own, which keeps only the last bytes, so a bot that writes megabytes there neither blocks
+nor fills anything.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from typing import Any, Callable, Sequence
 
@@ -48,6 +54,14 @@ END_BOUND = 30.0
 #: The longest line a bot may answer, in bytes (a Maiko view is a few kilobytes; an answer is
 #: a decision).
 MAX_LINE = 64 * 1024
+
+#: The bytes of a command bot's standard error a forfeit keeps: the last ones written.
+STDERR_TAIL = 4 * 1024
+
+#: Seconds the referee waits, after a bot's output has ended, for its process's exit status
+#: (the keeper exits as soon as the bot's processes have: a bound only in case a bot closed its
+#: output and lives on; the referee then ends it, and says nothing of its status).
+EXIT_BOUND = 2.0
 
 
 @attrs.frozen
@@ -74,17 +88,24 @@ class Limits:
 class Forfeit:
     """Why a seat lost: ``kind`` is ``crash``, ``time``, ``malformed`` or ``illegal``; ``rule``
     the rule ID the engine cites (None where none applies); ``answer`` what it answered (cut
-    short); ``message`` for a person."""
+    short); ``message`` for a person; for a command bot's ``crash``, ``time`` or ``malformed``,
+    ``stderr`` the end of its standard error (at most :data:`STDERR_TAIL` bytes, decoded with
+    undecodable bytes replaced; None when it wrote nothing) and ``exit`` how its process ended
+    on its own (``exit code 1``, ``killed by SIGSEGV``; None when it had not, or the referee
+    ended it)."""
 
     seat: int
     kind: str
     message: str
     rule: str | None = None
     answer: str | None = None
+    stderr: str | None = None
+    exit: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "rule": self.rule,
-                "message": self.message, "answer": self.answer}
+                "message": self.message, "answer": self.answer, "stderr": self.stderr,
+                "exit": self.exit}
 
 
 @attrs.frozen
@@ -135,6 +156,12 @@ class _InProcess:
     def close(self) -> None:
         self.bot = None
 
+    def fault_ended(self, fault: _Fault) -> None:
+        """Nothing to note: a built-in bot has no process."""
+
+    def said(self) -> tuple[str | None, str | None]:
+        return None, None
+
 
 class _Process:
     """A command bot: its own session, under the keeper; its answers read against the clock.
@@ -145,12 +172,16 @@ class _Process:
         self.argv = spec.argv
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
+        self.stderr: _Tail | None = None
+        self.exit: str | None = None
 
     def start(self, hello: dict[str, Any], limits: Limits) -> None:
         # Ctrl-C held back while the process starts, so that it is ours to end once started.
         with sigint_deferred():
             self.process = _launch(self.argv)
             group_started(self.process.pid)  # ended by the main process if this worker dies
+            assert self.process.stderr is not None
+            self.stderr = _Tail(self.process.stderr)
         answer, _ = self._exchange(hello, limits.start, "new_game")
         if not (isinstance(answer, dict) and answer.get("ok") is True
                 and set(answer) <= {"ok", "name"} and isinstance(answer.get("name", ""), str)):
@@ -168,8 +199,8 @@ class _Process:
         assert self.process is not None and self.process.stdin is not None
         begun = time.monotonic()
         data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
-        self._send(data, begun + seconds, op)
-        line = self._line(begun + seconds, op)
+        self._send(data, begun, seconds, op)
+        line = self._line(begun, seconds, op)
         spent = time.monotonic() - begun
         try:
             return json.loads(line, parse_constant=_no_constant), spent
@@ -177,11 +208,12 @@ class _Process:
             raise _Fault("malformed", f"the answer to {op} is not one JSON value",
                          answer=_cut(line)) from None
 
-    def _send(self, data: bytes, deadline: float, op: str) -> None:
+    def _send(self, data: bytes, begun: float, seconds: float, op: str) -> None:
         """Write ``data`` to the bot's input as it reads it, against the clock: a bot that
         does not read its input cannot block the referee once the pipe is full."""
         assert self.process is not None and self.process.stdin is not None
         fd = self.process.stdin.fileno()
+        deadline = begun + seconds
         os.set_blocking(fd, False)
         view = memoryview(data)
         with selectors.DefaultSelector() as selector:
@@ -189,7 +221,8 @@ class _Process:
             while view:
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise _Fault("time", f"the bot did not read the {op} request in time")
+                    raise _Fault("time", f"the bot did not read the {op} request "
+                                 f"{_within(begun, seconds)}")
                 try:
                     view = view[os.write(fd, view):]
                 except BlockingIOError:
@@ -197,9 +230,10 @@ class _Process:
                 except OSError:  # EPIPE: the process has gone, or closed its input
                     raise _Fault("crash", f"the bot's process ended before {op}") from None
 
-    def _line(self, deadline: float, op: str) -> bytes:
+    def _line(self, begun: float, seconds: float, op: str) -> bytes:
         assert self.process is not None and self.process.stdout is not None
         fd = self.process.stdout.fileno()
+        deadline = begun + seconds
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
@@ -208,7 +242,7 @@ class _Process:
                                  "bytes", answer=_cut(self.buffer))
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise _Fault("time", f"no answer to {op} in time")
+                    raise _Fault("time", f"no answer to {op} {_within(begun, seconds)}")
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     raise _Fault("crash", f"the bot's process ended before answering {op}",
@@ -233,6 +267,79 @@ class _Process:
                 pass
         _end(process)
         group_ended(process.pid)
+        if self.stderr is not None:
+            self.stderr.finish()
+
+    def fault_ended(self, fault: _Fault) -> None:
+        """Note how the bot's process ended, if it has on its own: after a crash (its output
+        ended), once the keeper has exited as the bot did (within :data:`EXIT_BOUND`); else
+        only if it already has."""
+        process = self.process
+        if process is None:
+            return
+        try:
+            code = process.wait(EXIT_BOUND) if fault.kind == "crash" else process.poll()
+        except subprocess.TimeoutExpired:
+            code = None
+        self.exit = None if code is None else _status(code)
+
+    def said(self) -> tuple[str | None, str | None]:
+        """The end of the bot's standard error (after :meth:`close`), and how it ended."""
+        return (None if self.stderr is None else self.stderr.text()), self.exit
+
+
+class _Tail:
+    """A stream read to its end by a thread of its own, keeping its last :data:`STDERR_TAIL`
+    bytes: a writer is never blocked by a full pipe, and memory stays bounded whatever it
+    writes."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.kept = b""
+        self.thread = threading.Thread(target=self._read, daemon=True,
+                                       name="referee-stderr")
+        self.thread.start()
+
+    def _read(self) -> None:
+        fd = self.stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.kept = (self.kept + chunk)[-STDERR_TAIL:]
+
+    def finish(self) -> None:
+        """Wait for the end of the stream (every writer has ended with the bot: the keeper
+        sees to it), then let go of it. A writer that outlived the bot (no keeper, elsewhere
+        than Linux) is not waited for beyond :data:`EXIT_BOUND`; its stream is then left to the
+        thread."""
+        self.thread.join(EXIT_BOUND)
+        if not self.thread.is_alive():
+            self.stream.close()
+
+    def text(self) -> str | None:
+        """What was kept, decoded (undecodable bytes replaced), None if nothing was."""
+        kept = self.kept
+        return kept.decode("utf-8", "replace") if kept.strip() else None
+
+
+def _status(code: int) -> str:
+    """How a process ended, from its return code (the keeper's: it ends as the bot did)."""
+    if code >= 0:
+        return f"exit code {code}"
+    try:
+        return f"killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"killed by signal {-code}"
+
+
+def _within(begun: float, seconds: float) -> str:
+    """The limit a bot missed and the time it took: ``within the limit of 2 s (waited 2.01
+    s)``."""
+    return f"within the limit of {seconds:g} s (waited {time.monotonic() - begun:.2f} s)"
 
 
 def _launch(argv: Sequence[str]) -> subprocess.Popen[bytes]:
@@ -242,7 +349,7 @@ def _launch(argv: Sequence[str]) -> subprocess.Popen[bytes]:
     command = list(argv) if status is None else keeper.argv(status[1], argv, grace=0)
     try:
         process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, pass_fds=() if status is None else (status[1],))
     except OSError as error:
         reason: str | None = str(error.strerror or error)
@@ -254,6 +361,8 @@ def _launch(argv: Sequence[str]) -> subprocess.Popen[bytes]:
             reason = keeper.started(status[0])
             if reason is not None:
                 process.wait()
+                assert process.stderr is not None
+                process.stderr.close()
         else:
             os.close(status[0])
     if reason is not None:
@@ -303,14 +412,15 @@ def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, de
     seats = [_seat(spec) for spec in bots]
     spent = [0.0] * players
     state = game.new_game(config, 0)
+    faulted: tuple[int, _Fault] | None = None
     try:
         for p, seat in enumerate(seats):
             try:
                 seat.start(new_game_request(game, config, p, bot_seeds[p]), limits)
             except _Fault as fault:
-                return Played(state, None, Forfeit(p, fault.kind, fault.message, fault.rule,
-                                                   fault.answer))
-        while not game.is_terminal(state):
+                faulted = (p, fault)
+                break
+        while faulted is None and not game.is_terminal(state):
             player = game.current_player(state)
             if player == CHANCE:
                 state = game.apply(state, game.sample_chance(state, rng))
@@ -318,15 +428,23 @@ def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, de
             try:
                 state = _turn(game, extension, state, player, seats[player], spent, limits)
             except _Fault as fault:
-                return Played(state, None, Forfeit(player, fault.kind, fault.message,
-                                                   fault.rule, fault.answer))
-        return Played(state, game.outcome(state), None)
+                faulted = (player, fault)
+        if faulted is not None:
+            seats[faulted[0]].fault_ended(faulted[1])
     finally:
         # Ctrl-C held back until every seat is closed: an interrupt in the first close must
         # not leave the others' processes running.
         with sigint_deferred():
             for seat in seats:
                 seat.close()
+    if faulted is None:
+        return Played(state, game.outcome(state), None)
+    # A command bot's words and end go with a fault of its process, not with a decision the
+    # rules forbid (its process was well).
+    at, why = faulted
+    stderr, ended = seats[at].said() if why.kind != "illegal" else (None, None)
+    return Played(state, None, Forfeit(at, why.kind, why.message, why.rule, why.answer, stderr,
+                                       ended))
 
 
 def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent: list[float],
@@ -335,21 +453,29 @@ def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent:
     left = limits.game - spent[player]
     seconds = min(limits.decision, left)
     if seconds <= 0:
-        raise _Fault("time", "its time for the game is spent")
-    answer, took = seat.ask(decide_request(game, state, player, player), seconds)
+        raise _Fault("time", f"its time for the game is spent (the limit of {limits.game:g} s "
+                     "on all its decisions)")
+    try:
+        answer, took = seat.ask(decide_request(game, state, player, player), seconds)
+    except _Fault as fault:
+        if fault.kind == "time" and seconds < limits.decision:  # the game's time ran out
+            fault.message += f": the rest of its {limits.game:g} s for the game"
+        raise
     spent[player] += took
     shown = _cut(answer if isinstance(answer, str) else json.dumps(answer, default=repr))
     try:
         decision = extension.read_decision(state, answer)
     except GameError as error:
-        raise _Fault("malformed", error.message, error.rule, shown) from None
+        raise _Fault("malformed", extension.fault_message(state, player, answer, error),
+                     error.rule, shown) from None
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
         raise _Fault("malformed", f"not a decision: {error}", None, shown) from None
     try:
         after = game.apply(state, decision)
     except GameError as error:
         kind = "malformed" if isinstance(error, InvalidActionError) else "illegal"
-        raise _Fault(kind, error.message, error.rule, shown) from None
+        raise _Fault(kind, extension.fault_message(state, player, answer, error), error.rule,
+                     shown) from None
     if decision not in game.legal_actions(state):  # the engine's apply and menu agree
         raise _Fault("illegal", "not one of the legal decisions", None, shown)
     return after

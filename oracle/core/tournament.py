@@ -411,6 +411,25 @@ def _check_command(game: Game, word: str, program: str, known: Iterable[str]) ->
 FORFEITS_SHOWN = 10
 
 
+def stderr_line(tail: str | None, limit: int = 200) -> str | None:
+    r"""The line of a bot's standard error that says what went wrong, for the text report: the
+    last one not indented (a Python traceback's ``RuntimeError: ...``, Node's ``Error: ...``
+    above its indented stack; Node's closing ``Node.js v20.11.0`` skipped), cut to ``limit``
+    characters; None if there is none.
+
+    >>> stderr_line('Traceback (most recent call last):\n  File "b.py", line 3\nKeyError: 3\n')
+    'KeyError: 3'
+    >>> stderr_line("abort: at ~lib/rt/itcms.ts:128\n    at f (wasm://1)\n\nNode.js v20.11.0\n")
+    'abort: at ~lib/rt/itcms.ts:128'
+    """
+    lines = [line.rstrip() for line in (tail or "").splitlines()]
+    said = [line for line in lines if line and not line[0].isspace()
+            and not line.startswith("Node.js v")]
+    if not said:
+        return None
+    return said[-1] if len(said[-1]) <= limit else said[-1][:limit] + "..."
+
+
 def table_lines(report: dict[str, Any], forfeits: int) -> Iterator[str]:
     deals = report["deals"]
     yield (f"{report['game']}: {len(report['standings'])} bots, {deals} deal{'s' * (deals != 1)} "
@@ -425,8 +444,12 @@ def table_lines(report: dict[str, Any], forfeits: int) -> Iterator[str]:
                f"{low:.3f} .. {high:.3f}  {s['rating']:>7.1f}")
     for f in report["forfeits"][:FORFEITS_SHOWN]:
         rule = f" [{f['rule']}]" if f["rule"] else ""
+        ended = f" ({f['exit']})" if f.get("exit") else ""
         yield f"forfeit: game {f['game']}, {f['bot']} (seat {f['seat']}): {f['kind']}{rule}: " \
-              f"{f['message']}"
+              f"{f['message']}{ended}"
+        said = stderr_line(f.get("stderr"))
+        if said is not None:
+            yield f"  stderr: {said}"
     if forfeits > FORFEITS_SHOWN:
         yield f"... and {forfeits - FORFEITS_SHOWN} more forfeits"
 
