@@ -86,3 +86,25 @@ def test_a_bot_that_died_while_its_grandchild_holds_its_output_crashed(pidfile):
     assert (played.forfeit.seat, played.forfeit.kind) == (0, "crash")
     assert "ended before answering decide" in played.forfeit.message
     assert [pid for pid in grandchildren(pidfile) if not gone(pid)] == []
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads thread masks in /proc")
+def test_the_stderr_reader_leaves_ctrl_c_to_the_main_thread():
+    """The thread that reads a bot's standard error blocks SIGINT, SIGTERM and SIGHUP: the
+    kernel gives a signal to any thread that does not block it, and only the main thread runs
+    Python's handler (a signal taken by a helper thread would leave the command running)."""
+    import signal
+
+    from hanamikoji.oracle.core.referee import _Tail
+
+    read, write = os.pipe()
+    tail = _Tail(os.fdopen(read, "rb"))
+    try:
+        with open(f"/proc/self/task/{tail.thread.native_id}/status") as status:
+            blocked = int(next(line for line in status if line.startswith("SigBlk:")).split()[1],
+                          16)
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            assert blocked & (1 << (signum - 1)), signal.Signals(signum).name
+    finally:
+        os.close(write)
+        tail.finish()

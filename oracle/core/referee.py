@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 import attrs
 
 from hanamikoji.runtime.processes import group_ended, group_started, signal_group
-from hanamikoji.runtime.processes import sigint_deferred
+from hanamikoji.runtime.processes import sigint_deferred, sigint_to_main_thread
 from hanamikoji.engine.core.errors import GameError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game, Outcome
 from hanamikoji.engine.core.seeded import game_rng
@@ -298,7 +298,8 @@ class _Tail:
         self.kept = b""
         self.thread = threading.Thread(target=self._read, daemon=True,
                                        name="referee-stderr")
-        self.thread.start()
+        with sigint_to_main_thread():  # a Ctrl-C (SIGTERM, SIGHUP) is the main thread's to take
+            self.thread.start()
 
     def _read(self) -> None:
         fd = self.stream.fileno()
