@@ -140,7 +140,7 @@ def test_every_message_of_a_diff_run_fits_the_schemas(run, tmp_path, capsys):
                    for _, _, answer in exchanges(tmp_path))
     if run == "hanamikoji-protocol-2":  # the first new_game in protocol 1's form, then general
         # (a game after the first may be sent as a batch, its new_game the batch's first
-        # request: issue 36's loop sends a whole game at once where the engine answers batches)
+        # request: the batched loop sends a whole game at once where the engine answers them)
         sent = [json.loads(r) for _, r, _ in exchanges(tmp_path)]
         new_games = [m for r in sent for m in (r["requests"] if r["op"] == "batch" else [r])
                      if m["op"] == "new_game"]

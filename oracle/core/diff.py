@@ -1629,7 +1629,7 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
 
 def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: int, seed: int,
                   shrink: int, progress: Progress | None, start: float) -> Report:
-    # (The hot loop of issue 36; with diff_draw and diff_script, a part of this module to be
+    # (The hot loop of diff; with diff_draw and diff_script, a part of this module to be
     # split off with the comparison and the report.)
     """:func:`~.diff.compare_engines` after its check of seeded chance: ``games`` games, game
     ``i`` drawn from ``SeededDraws(seed, i)``, each sent as batches where the engine answers
