@@ -255,3 +255,18 @@ def test_a_forfeits_message_for_an_action_string_is_in_the_courses_terms():
     pending = seen["history"].split()[-1]
     assert message == (f"the opponent's competition {pending} waits for your pick: answer '-' "
                        "and the set you take")
+
+
+def test_the_report_is_whole_when_its_reader_is_slow(tmp_path):
+    """process.exit() drops what a full pipe has not yet taken: a loaded machine lost the end of
+    a 435-line report, and a reader that waits (``| less``, a slow CI log) lost most of 3,000.
+    The checker exits once its report is written; the reader here starts reading only after
+    the checker has filled the pipe many times over (3,000 failures, some 600 kB)."""
+    wrong = module(tmp_path, 'export const hanamikoji_action = () => "9ZZ";\n')
+    done = subprocess.run(
+        ["bash", "-c", '"$@" | (sleep 1; wc -l)', "bash", NODE, str(RUNNER), str(wrong),
+         str(VECTORS), "--calls", "3000", "--show", "100000"],
+        capture_output=True, text=True, timeout=120)
+    # every call fails and is listed, then the task's summary, its time per call (--calls) and
+    # the closing count
+    assert int(done.stdout) == 3000 + 3, done.stderr
