@@ -483,12 +483,11 @@ def test_a_node_bot_that_throws_says_why(tmp_path):
     assert forfeit.stderr.endswith(" threw: no card left to choose from\n")
 
 
-def test_a_time_forfeit_states_the_limit_and_the_time_taken():
+def test_a_time_forfeit_states_the_limit_and_no_clock_reading():
+    """The limit, and no time read off a clock: the game's record is the same bytes on a
+    loaded machine (a message that said "waited 1.01 s" made a campaign's files differ)."""
     played = judge("hanamikoji", [RANDOM, raw("hang")], limits=Limits(decision=0.3))
-    message = played.forfeit.message
-    assert message.startswith("no answer to decide within the limit of 0.3 s (waited ")
-    waited = float(message.split("(waited ")[1].split(" s)")[0])
-    assert waited >= 0.3
+    assert played.forfeit.message == "no answer to decide within the limit of 0.3 s"
     played = judge("hanamikoji", [RANDOM, raw("hang")], limits=Limits(decision=0.3, game=0.2))
     assert played.forfeit.message.startswith("no answer to decide within the limit of 0.2 s")
     assert played.forfeit.message.endswith(": the rest of its 0.2 s for the game")

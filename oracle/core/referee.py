@@ -222,7 +222,7 @@ class _Process:
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
                     raise _Fault("time", f"the bot did not read the {op} request "
-                                 f"{_within(begun, seconds)}")
+                                 f"{_within(seconds)}")
                 try:
                     view = view[os.write(fd, view):]
                 except BlockingIOError:
@@ -242,7 +242,7 @@ class _Process:
                                  "bytes", answer=_cut(self.buffer))
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise _Fault("time", f"no answer to {op} {_within(begun, seconds)}")
+                    raise _Fault("time", f"no answer to {op} {_within(seconds)}")
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     raise _Fault("crash", f"the bot's process ended before answering {op}",
@@ -337,10 +337,11 @@ def _status(code: int) -> str:
         return f"killed by signal {-code}"
 
 
-def _within(begun: float, seconds: float) -> str:
-    """The limit a bot missed and the time it took: ``within the limit of 2 s (waited 2.01
-    s)``."""
-    return f"within the limit of {seconds:g} s (waited {time.monotonic() - begun:.2f} s)"
+def _within(seconds: float) -> str:
+    """The limit a bot missed: ``within the limit of 2 s``. The time it took is not stated:
+    it is the limit, read off a clock, and a record holds no clock reading (the same campaign
+    gives the same bytes, on a quiet machine or a loaded one)."""
+    return f"within the limit of {seconds:g} s"
 
 
 def _launch(argv: Sequence[str]) -> subprocess.Popen[bytes]:
