@@ -164,7 +164,8 @@ def test_a_maiko_decision_with_fields_out_of_range_is_shown_field_by_field():
     from hanamikoji.engine.maiko.actions import json_text
 
     assert json_text(Sweep(4, Colour.WHITE)) == '{"colour":"white","item":4,"kind":"sweep"}'
-    assert json_text(Sweep(4, "white")) == '{"kind":"sweep","item":4,"colour":"white"}'  # type: ignore[arg-type]
+    assert json_text(Sweep(4, "white")) == '{"colour":"white","item":4,"kind":"sweep"}'  # type: ignore[arg-type]
+    assert json_text(Sweep(4, b"w")) == "a sweep with item 4, colour a bytes object"  # type: ignore[arg-type]
 
 
 # --- where users read them ---------------------------------------------------------------------
@@ -184,3 +185,40 @@ def test_the_reference_adapter_answers_a_refusal_in_json():
     answer = json.loads(done.stdout.splitlines()[-1])
     assert answer == {"error": "player 0 is to take an action; there is no offer to answer "
                                'with {"pick":1,"response":"gift"} [TURN-3]', "rule": "TURN-3"}
+
+
+# --- the property suite's violations, about another engine -------------------------------------
+
+
+def test_a_core_violation_shows_the_decisions_in_the_games_json():
+    """properties/core: an engine whose legal actions are not sorted is told which, in JSON."""
+    from hanamikoji.properties.core import invariants as inv
+
+    class Reversed(type(registry.get("hanamikoji"))):  # type: ignore[misc]
+        def legal_actions(self, state):
+            return tuple(reversed(super().legal_actions(state)))
+
+    with pytest.raises(inv.Violation) as caught:
+        inv.legal_actions_are_sorted_and_distinct(Reversed(), H.replay([DEAL]))
+    message = str(caught.value)
+    assert 'not sorted: {"action":"competition","sets":[[' in message, message
+    assert not PYTHON_REPR.search(message), message
+
+
+@checks("TURN-3")
+def test_a_hanamikoji_violation_shows_the_decision_in_json():
+    """properties/hanamikoji: an engine that accepts an illegal pick is told which, in JSON."""
+    from types import SimpleNamespace
+
+    from hanamikoji.properties.hanamikoji import invariants as inv
+
+    def lenient(state, decision):
+        return state if isinstance(decision, GiftPick) else H.apply(state, decision)
+
+    engine = SimpleNamespace(current_player=H.current_player, legal_actions=H.legal_actions,
+                             apply=lenient)
+    with pytest.raises(inv.Violation) as caught:
+        inv.illegal_decisions_are_refused(H.replay([DEAL]), GiftPick(0), engine=engine)
+    assert str(caught.value).startswith(
+        'round 0, turn 0, phase action: {"pick":0,"response":"gift"} is accepted, but it is not '
+        'among the legal decisions'), str(caught.value)

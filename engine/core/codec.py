@@ -23,13 +23,16 @@ def dumps(value: Any) -> str:
 
 
 def value_text(value: Any) -> str:
-    """A value as a message shows it: its JSON text (a tuple as a list) when it has one, else
-    the name of its type, never a Python repr (a message speaks the record's language).
+    """A value as a message shows it: its JSON text (a tuple as a list, keys sorted) when it has
+    one, else the name of its type, never a Python repr (a message speaks the record's
+    language).
 
     >>> value_text((0, "a", None)), value_text({1, 2})
     ('[0,"a",null]', 'a set object')
     """
-    try:
-        return json.dumps(value, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError):
-        return f"a {type(value).__name__} object"
+    for sort_keys in (True, False):  # keys sorted as dumps sorts them, where they sort
+        try:
+            return json.dumps(value, sort_keys=sort_keys, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError):
+            pass
+    return f"a {type(value).__name__} object"

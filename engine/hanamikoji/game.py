@@ -281,6 +281,7 @@ _played_counts = functools.cache(C.counts)
 def _act(state: State, action: Action) -> State:
     """TURN-3 and the four actions (ACT-SECRET-1, ACT-TRADE-1, ACT-GIFT-1, ACT-COMP-1)."""
     if state.phase is Phase.RESPONSE:
+        assert state.pending is not None  # an offer waits in the RESPONSE phase (TURN-4)
         raise IllegalActionError(
             f"player {1 - state.active} must first answer the pending "
             f"{json_text(state.pending)}", "TURN-4")
@@ -650,6 +651,7 @@ class Draft:
                 raise IllegalActionError(
                     f"round {self.round} has not been dealt yet; expected a deal, got "
                     f"{json_text(action)}", "DEAL-1")
+            assert self.pending is not None  # an offer waits in the RESPONSE phase (TURN-4)
             raise IllegalActionError(
                 f"player {1 - self.active} must first answer the pending "
                 f"{json_text(self.pending)}",

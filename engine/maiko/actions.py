@@ -217,4 +217,8 @@ def json_text(decision: Decision) -> str:
         return dumps(decision_to_json(decision))
     except (AttributeError, TypeError, ValueError, KeyError, IndexError):
         fields = {f.name: getattr(decision, f.name) for f in attrs.fields(type(decision))}
-        return value_text({"kind": decision.kind.label, **fields})
+        text = value_text({"kind": decision.kind.label, **fields})
+        if not text.endswith(" object"):
+            return text
+        return f"a {decision.kind.label} with " + ", ".join(
+            f"{name} {value_text(value)}" for name, value in fields.items())
