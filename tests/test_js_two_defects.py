@@ -65,7 +65,7 @@ def test_diff_finds_the_second_player_starting_round_one_again(capsys):
     assert (divergence["reference"], divergence["other"]) == (
         {"current_player": 0}, {"current_player": 1})
     assert rounds_dealt(divergence) == 2 and "deal" in divergence["decisions"][-1]
-    assert divergence["message"] == "current_player is 1, not 0"
+    assert divergence["message"] == "current_player is 1, not 0 (the reference follows UPDATE-4)"
 
 
 @checks("VAR-IT-2")
@@ -84,6 +84,7 @@ def test_diff_finds_a_draw_where_more_charm_wins_at_the_round_limit(capsys):
     # Named in the protocol's JSON, the key that differs and both values.
     assert '"result"' in divergence["message"] and '"round-limit-charm"' in divergence["message"]
     assert '"shared"' in divergence["message"]
+    assert divergence["message"].endswith("(the reference follows VAR-IT-2)")
 
 
 @checks("UPDATE-4")
@@ -91,7 +92,7 @@ def test_diff_prints_the_first_defect_it_meets_in_the_protocols_terms(capsys):
     """Both defects on (the default): the printed report, as a user reads it."""
     assert main(["diff", "--games", "3", "--shrink", "0", "--", *adapter("VAR-IT-2,UPDATE-4")]) == 1
     printed = capsys.readouterr().out
-    assert "current_player is 1, not 0" in printed
+    assert "current_player is 1, not 0 (the reference follows UPDATE-4)" in printed
     assert 'reference: {"current_player": 0}' in printed
     assert 'other:     {"current_player": 1}' in printed
     assert "first player 1" in printed
@@ -156,3 +157,17 @@ def test_the_defect_changes_who_starts_round_one_and_nothing_else(rules):
     # The first draw of the round went to player 1, not to player 0.
     assert [len(v["view"]["hand"]) for v in views] == [6, 7]
     assert [len(codec.view_json(G.observe(state, p))["hand"]) for p in (0, 1)] == [7, 6]
+
+
+def test_the_docs_show_what_diff_prints_for_the_engine(monkeypatch, capsys):
+    """docs/oracle.md's run of this engine: the first lines of the report, as written."""
+    import re
+    import shlex
+
+    doc = (ROOT / "docs" / "oracle.md").read_text(encoding="utf-8")
+    command, shown = re.search(r"```\n\$ (hanamikoji diff [^\n]*two-defects-engine\.mjs)"
+                               r"   # exit 1\n(.*?)\n```", doc, re.S).groups()
+    monkeypatch.chdir(ROOT)
+    assert main(shlex.split(command)[1:]) == 1
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:len(shown.splitlines())] == shown.splitlines()
