@@ -222,3 +222,11 @@ def test_a_hanamikoji_violation_shows_the_decision_in_json():
     assert str(caught.value).startswith(
         'round 0, turn 0, phase action: {"pick":0,"response":"gift"} is accepted, but it is not '
         'among the legal decisions'), str(caught.value)
+
+
+def test_a_maiko_decision_with_a_field_too_many_names_it_in_json():
+    from hanamikoji.engine.maiko.record import decision_from_json
+
+    with pytest.raises(InvalidActionError) as caught:
+        decision_from_json({"kind": "flip", "space": 3, "x": 1})
+    assert str(caught.value) == '$.x: a flip decision has no field "x"'

@@ -167,7 +167,8 @@ def _checked_decision(obj: Any, path: str) -> Decision:
     fields = _FIELDS[kind]
     for key in obj:
         if key != "kind" and key not in fields:
-            raise InvalidActionError(f"{path}.{key}: a {label} decision has no field {key!r}")
+            raise InvalidActionError(f"{path}.{key}: a {label} decision has no field "
+                                     f"{json.dumps(key)}")
     for key in fields:
         if key not in obj:
             raise InvalidActionError(f"{path}.{key}: missing (a {label} decision has "
