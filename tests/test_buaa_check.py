@@ -251,7 +251,8 @@ def test_a_forfeits_message_for_an_action_string_is_in_the_courses_terms():
     except GameError as error:
         message = extension.fault_message(point, point.active ^ 1, "1" + seen["hand"][0],
                                           error)
-        assert "Competition(" in error.message and "Competition(" not in message
+        engine_terms = '{"action":"competition","sets":'  # the record's JSON, not the course's
+        assert engine_terms in error.message and engine_terms not in message
     pending = seen["history"].split()[-1]
     assert message == (f"the opponent's competition {pending} waits for your pick: answer '-' "
                        "and the set you take")

@@ -50,8 +50,8 @@ def test_the_loop_answers_each_request_line_with_one_canonical_line():
         '{"ok":true}',
         '{"a":[1],"value":2,"z":null}',  # sorted keys, no spaces: what diff reads fastest
         '{"error":"below zero [CTR-ZERO-1]","rule":"CTR-ZERO-1"}',  # a refusal, with its rule
-        '{"error":"cannot answer add: ValueError(\'too much\')","rule":null}',
-        '{"error":"cannot answer add: KeyError(\'n\')","rule":null}',
+        '{"error":"cannot answer add: ValueError: too much","rule":null}',
+        '{"error":"cannot answer add: no \\"n\\" key","rule":null}',
         '{"error":"not a request of the protocol: {\\"op\\": \\"steal\\"}","rule":null}',
         '{"error":"not a request of the protocol: [1]","rule":null}',
     ]
@@ -70,7 +70,7 @@ def test_the_engine_adapter_refuses_with_the_engines_value_errors_and_their_rule
     again = adapter.answer(json.dumps({"op": "apply", "decision": secret}))
     assert again["rule"] is not None and again["error"]  # the engine's own rule ID
     assert adapter.answer('{"op": "current_player"}') == {"current_player": 0}  # unchanged
-    assert adapter.answer('{"op": "apply"}')["error"].startswith("cannot answer apply")
+    assert adapter.answer('{"op": "apply"}')["error"] == 'cannot answer apply: no "decision" key'
 
 
 def test_the_default_engine_is_the_reference():

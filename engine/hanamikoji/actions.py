@@ -18,6 +18,8 @@ from typing import Any, ClassVar, Union
 
 import attrs
 
+from hanamikoji.engine.core.codec import dumps, value_text
+
 from .cards import NUM_CARDS, NUM_GEISHA, Cards, counts
 from .errors import InvalidActionError
 
@@ -51,13 +53,15 @@ ALL_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
 def _card(value: object, what: str = "card") -> int:
     if type(value) is not int or not 0 <= value < NUM_GEISHA:
         raise InvalidActionError(
-            f"{what} must be a geisha number from 0 to {NUM_GEISHA - 1}, not {value!r}", "COMP-2")
+            f"{what} must be a geisha number from 0 to {NUM_GEISHA - 1}, not {value_text(value)}",
+            "COMP-2")
     return value
 
 
 def _cards(value: object, n: int, what: str) -> tuple[int, ...]:
     if not isinstance(value, (tuple, list)) or len(value) != n:
-        raise InvalidActionError(f"{what} must be {n} geisha numbers, not {value!r}", "COMP-2")
+        raise InvalidActionError(f"{what} must be {n} geisha numbers, not {value_text(value)}",
+                                 "COMP-2")
     return tuple(sorted(_card(v, f"a card of {what}") for v in value))
 
 
@@ -82,7 +86,7 @@ def _set(value: object) -> tuple[int, int]:
 def _pairs(value: object) -> tuple[tuple[int, int], tuple[int, int]]:
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         raise InvalidActionError(
-            f"a competition must be two sets of 2 cards, not {value!r}", "ACT-COMP-1")
+            f"a competition must be two sets of 2 cards, not {value_text(value)}", "ACT-COMP-1")
     a, b = sorted(_set(v) for v in value)
     return (a, b)
 
@@ -194,14 +198,14 @@ def _hand(value: object) -> tuple[int, ...]:
 
 def _hands(value: object) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise InvalidActionError(f"a deal must have two hands, not {value!r}", "DEAL-3")
+        raise InvalidActionError(f"a deal must have two hands, not {value_text(value)}", "DEAL-3")
     return (_hand(value[0]), _hand(value[1]))
 
 
 def _draws(value: object) -> tuple[int, ...]:
     if not isinstance(value, (tuple, list)) or len(value) != NUM_CARDS - 13:
         raise InvalidActionError(
-            f"a deal must have {NUM_CARDS - 13} draws, not {value!r}", "DEAL-4")
+            f"a deal must have {NUM_CARDS - 13} draws, not {value_text(value)}", "DEAL-4")
     return tuple(_card(v, "a draw") for v in value)
 
 
@@ -240,3 +244,37 @@ Action = Union[Secret, TradeOff, Gift, Competition]
 Response = Union[GiftPick, CompetitionPick]
 Decision = Union[Deal, Secret, TradeOff, Gift, Competition, GiftPick, CompetitionPick]
 ACTION_TYPES = (Secret, TradeOff, Gift, Competition)
+
+
+# --- the record's JSON form, for codecs and messages ------------------------------------------
+
+
+def deal_json(deal: Deal) -> dict[str, Any]:
+    """A deal's removed card, hands and draws, as in a record's round (without its turns)."""
+    return {"removed": deal.removed, "hands": [sorted(deal.hands[0]), sorted(deal.hands[1])],
+            "draws": list(deal.draws)}
+
+
+def decision_json(decision: Decision) -> dict[str, Any]:
+    """The canonical JSON form of any decision (see :mod:`.codec`); it lives here, beside the
+    decisions, so that the engine's messages speak it too."""
+    if isinstance(decision, Deal):
+        return {"deal": deal_json(decision)}
+    if isinstance(decision, Competition):
+        return {"action": "competition", "sets": [sorted(p) for p in sorted(decision.pairs)]}
+    if isinstance(decision, (Secret, TradeOff, Gift)):
+        return {"action": decision.kind.value, "cards": sorted(decision.cards)}
+    if isinstance(decision, GiftPick):
+        return {"response": "gift", "pick": decision.card}
+    if isinstance(decision, CompetitionPick):
+        return {"response": "competition", "pick": sorted(decision.pair)}
+    raise TypeError(f"not a decision: {value_text(decision)}")
+
+
+def json_text(decision: Decision) -> str:
+    """A decision as a message shows it: its record JSON, never a Python repr.
+
+    >>> json_text(Competition(((0, 5), (5, 6))))
+    '{"action":"competition","sets":[[0,5],[5,6]]}'
+    """
+    return dumps(decision_json(decision))

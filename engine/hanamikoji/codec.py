@@ -47,6 +47,8 @@ from hanamikoji.engine.hanamikoji.actions import (
     GiftPick,
     Secret,
     TradeOff,
+    deal_json as deal_json,  # the codec's, written beside the decisions
+    decision_json,
 )
 from hanamikoji.engine.hanamikoji.game import Phase, View
 from hanamikoji.engine.hanamikoji.rules import Reason, Result
@@ -65,27 +67,6 @@ def cards_json(multiset: C.Cards) -> list[int]:
     return list(C.cards_of(multiset))
 
 
-def deal_json(deal: Deal) -> dict[str, Any]:
-    """A deal's removed card, hands and draws, as in a record's round (without its turns)."""
-    return {"removed": deal.removed, "hands": [sorted(deal.hands[0]), sorted(deal.hands[1])],
-            "draws": list(deal.draws)}
-
-
-def decision_json(decision: Decision) -> dict[str, Any]:
-    """The canonical JSON form of any decision (see the module docstring)."""
-    if isinstance(decision, Deal):
-        return {"deal": deal_json(decision)}
-    if isinstance(decision, Competition):
-        return {"action": "competition", "sets": [sorted(p) for p in sorted(decision.pairs)]}
-    if isinstance(decision, (Secret, TradeOff, Gift)):
-        return {"action": decision.kind.value, "cards": sorted(decision.cards)}
-    if isinstance(decision, GiftPick):
-        return {"response": "gift", "pick": decision.card}
-    if isinstance(decision, CompetitionPick):
-        return {"response": "competition", "pick": sorted(decision.pair)}
-    raise TypeError(f"not a decision: {decision!r}")
-
-
 def decision_text(decision: Decision) -> str:
     """A short human form: ``gift 0 2 6``, ``competition 0 1 | 5 6``, ``take 3``, ``take 5 6``."""
     if isinstance(decision, Deal):
@@ -101,7 +82,7 @@ def decision_text(decision: Decision) -> str:
         return f"take {decision.card}"
     if isinstance(decision, CompetitionPick):
         return f"take {decision.pair[0]} {decision.pair[1]}"
-    raise TypeError(f"not a decision: {decision!r}")
+    raise TypeError(f"not a decision: {_core.value_text(decision)}")
 
 
 def result_json(result: Result | None) -> dict[str, Any] | None:

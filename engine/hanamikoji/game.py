@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import attrs
 
+from hanamikoji.engine.core.codec import value_text
+
 from . import cards as C
 from .actions import (
     ALL_KINDS,
@@ -35,6 +37,7 @@ from .actions import (
     GiftPick,
     Secret,
     TradeOff,
+    json_text,
 )
 from .cards import EMPTY, FULL_DECK, NUM_GEISHA, Cards
 from .errors import IllegalActionError, InvalidActionError
@@ -117,7 +120,8 @@ class State:
 def new_game(rules: Rules = STANDARD, first_player: int = 0) -> State:
     """SETUP-1, COMP-4: a game before its first deal; all markers in the centre."""
     if first_player not in (0, 1):
-        raise InvalidActionError(f"first_player must be 0 or 1, not {first_player!r}", "SETUP-1")
+        raise InvalidActionError(
+            f"first_player must be 0 or 1, not {value_text(first_player)}", "SETUP-1")
     return State(rules=rules, first_player=first_player)
 
 
@@ -222,10 +226,11 @@ def apply(state: State, decision: Decision) -> State:
         raise IllegalActionError("the game is over: no decision follows the end", "END-2")
     handler = _HANDLERS.get(type(decision))
     if handler is None:
-        raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
+        raise InvalidActionError(f"not a Hanamikoji decision: {value_text(decision)}")
     if state.phase is Phase.DEAL and handler is not _deal:
         raise IllegalActionError(
-            f"round {state.round} has not been dealt yet; expected a Deal, got {decision!r}",
+            f"round {state.round} has not been dealt yet; expected a deal, got "
+            f"{json_text(decision)}",
             "DEAL-1")
     return handler(state, decision)
 
@@ -276,8 +281,10 @@ _played_counts = functools.cache(C.counts)
 def _act(state: State, action: Action) -> State:
     """TURN-3 and the four actions (ACT-SECRET-1, ACT-TRADE-1, ACT-GIFT-1, ACT-COMP-1)."""
     if state.phase is Phase.RESPONSE:
+        assert state.pending is not None  # an offer waits in the RESPONSE phase (TURN-4)
         raise IllegalActionError(
-            f"player {1 - state.active} must first answer the pending {state.pending!r}", "TURN-4")
+            f"player {1 - state.active} must first answer the pending "
+            f"{json_text(state.pending)}", "TURN-4")
     player = state.active
     kind = action.kind
     if kind in state.used[player]:
@@ -318,7 +325,7 @@ def _respond(state: State, pick: GiftPick | CompetitionPick) -> State:
     if state.phase is not Phase.RESPONSE or offer is None:
         # TURN-3: the decision due is the active player's action, not an answer.
         raise IllegalActionError(f"player {state.active} is to take an action; there is no "
-                                 f"offer to answer with {pick!r}", "TURN-3")
+                                 f"offer to answer with {json_text(pick)}", "TURN-3")
     if isinstance(offer, Gift):
         if not isinstance(pick, GiftPick) or pick.card not in offer.cards:
             what = (f"takes geisha {pick.card}, which is not in" if isinstance(pick, GiftPick)
@@ -465,7 +472,7 @@ def observe(state: State, player: int) -> View:
     """INFO-1, INFO-2: ``player``'s view; never the opponent's hand, secret or trade-off cards,
     the removed card or the deck order."""
     if player not in (0, 1):
-        raise InvalidActionError(f"player must be 0 or 1, not {player!r}")
+        raise InvalidActionError(f"player must be 0 or 1, not {value_text(player)}")
     other = 1 - player
     return View(
         player=player,
@@ -613,7 +620,7 @@ class Draft:
             if self.phase is _OVER:
                 raise IllegalActionError("the game is over: no decision follows the end",
                                          "END-2")
-            raise InvalidActionError(f"not a Hanamikoji decision: {decision!r}")
+            raise InvalidActionError(f"not a Hanamikoji decision: {value_text(decision)}")
         step(self, decision)
         self.history.append(decision)
 
@@ -642,10 +649,12 @@ class Draft:
         if self.phase is not _ACTION:
             if self.phase is _DEAL:
                 raise IllegalActionError(
-                    f"round {self.round} has not been dealt yet; expected a Deal, got "
-                    f"{action!r}", "DEAL-1")
+                    f"round {self.round} has not been dealt yet; expected a deal, got "
+                    f"{json_text(action)}", "DEAL-1")
+            assert self.pending is not None  # an offer waits in the RESPONSE phase (TURN-4)
             raise IllegalActionError(
-                f"player {1 - self.active} must first answer the pending {self.pending!r}",
+                f"player {1 - self.active} must first answer the pending "
+                f"{json_text(self.pending)}",
                 "TURN-4")
         player = (self.first_player + self.round + self.turn) % 2  # TURN-1
         kind = action.kind
@@ -702,10 +711,10 @@ class Draft:
         if self.phase is not _RESPONSE or offer is None:
             if self.phase is _DEAL:
                 raise IllegalActionError(
-                    f"round {self.round} has not been dealt yet; expected a Deal, got "
-                    f"{pick!r}", "DEAL-1")
+                    f"round {self.round} has not been dealt yet; expected a deal, got "
+                    f"{json_text(pick)}", "DEAL-1")
             raise IllegalActionError(f"player {self.active} is to take an action; there is "
-                                     f"no offer to answer with {pick!r}", "TURN-3")
+                                     f"no offer to answer with {json_text(pick)}", "TURN-3")
         player = (self.first_player + self.round + self.turn) % 2  # TURN-1
         taker = self.sides[1 - player]
         keeper = self.sides[player]

@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 import attrs
 
 from . import game as _game
-from .actions import Competition, Deal, Gift, Secret, TradeOff
+from .actions import Competition, Deal, Gift, Secret, TradeOff, json_text
 from .game import Phase
 
 #: Anything with the reference engine's functions (new_game, apply, current_player...): the
@@ -118,8 +118,8 @@ def _round_slots(state: Any, player: int, r: int, start: int, stop: int,
                          and s.since <= turn), None)
             if slot is None:
                 raise UnexplainedHistory(
-                    f"round {r}, turn {turn}: player {opponent} plays {decision!r} without a "
-                    f"card of geisha {card} dealt or drawn for them")
+                    f"round {r}, turn {turn}: player {opponent} plays {json_text(decision)} "
+                    f"without a card of geisha {card} dealt or drawn for them")
             slot.played_by = (i, position)
             slot.hidden = not revealed
             used.append(slot)

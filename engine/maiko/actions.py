@@ -14,7 +14,9 @@ from typing import Any, ClassVar, Union
 
 import attrs
 
-from .components import Colour
+from hanamikoji.engine.core.codec import dumps, value_text
+
+from .components import Colour, tile_name
 
 
 class Kind(enum.IntEnum):
@@ -181,3 +183,42 @@ class EndTurn(_Ordered):
 
 Decision = Union[Layout, Flip, Danna, OkaSan, OneSan, OneSanStop, Sabanto, Sweep, EndTurn]
 DECISION_TYPES = (Layout, Flip, Danna, OkaSan, OneSan, OneSanStop, Sabanto, Sweep, EndTurn)
+
+
+# --- the record's JSON form, for the codecs and messages --------------------------------------
+
+
+def decision_to_json(decision: Decision) -> dict[str, Any]:
+    """A decision as JSON: ``{"kind": "flip", "space": 12}`` and so on (the record's form; it
+    lives here, beside the decisions, so that the engine's messages speak it too)."""
+    kind = decision.kind
+    out: dict[str, Any] = {"kind": kind.label}
+    if isinstance(decision, Layout):
+        out["tiles"] = [tile_name(t) for t in decision.tiles]
+    elif isinstance(decision, (Flip, Danna, OneSan)):
+        out["space"] = decision.space
+    elif isinstance(decision, OkaSan):
+        out["owner"] = decision.owner
+        out["item"] = decision.item
+    elif isinstance(decision, (Sabanto, Sweep)):
+        out["item"] = decision.item
+        out["colour"] = None if decision.colour is None else decision.colour.label
+    return out
+
+
+def json_text(decision: Decision) -> str:
+    """A decision as a message shows it: its record JSON, never a Python repr; one built with
+    fields out of range (the engine refuses it) is shown field by field.
+
+    >>> json_text(Sweep(4, Colour.WHITE))
+    '{"colour":"white","item":4,"kind":"sweep"}'
+    """
+    try:
+        return dumps(decision_to_json(decision))
+    except (AttributeError, TypeError, ValueError, KeyError, IndexError):
+        fields = {f.name: getattr(decision, f.name) for f in attrs.fields(type(decision))}
+        text = value_text({"kind": decision.kind.label, **fields})
+        if not text.endswith(" object"):
+            return text
+        return f"a {decision.kind.label} with " + ", ".join(
+            f"{name} {value_text(value)}" for name, value in fields.items())

@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from hanamikoji.engine.core.codec import value_text
 from hanamikoji.engine.core.errors import IllegalActionError, InvalidActionError
 
 from .actions import (
@@ -36,6 +37,7 @@ from .actions import (
     OneSanStop,
     Sabanto,
     Sweep,
+    json_text,
 )
 from .components import (
     COLUMNS,
@@ -166,10 +168,11 @@ def new_game(config: Config, first_player: int = 0) -> State:
     """MK-SETUP-1..2, MK-SETUP-6: a game before its layout; one token per player, the rest in
     the pool, tutor cards empty."""
     if not isinstance(config, Config):
-        raise InvalidActionError(f"expected a maiko Config, not {config!r}")
+        raise InvalidActionError(f"expected a maiko Config, not {value_text(config)}")
     n = config.players
     if not isinstance(first_player, int) or isinstance(first_player, bool) or not 0 <= first_player < n:
-        raise InvalidActionError(f"first_player must be from 0 to {n - 1}, not {first_player!r}",
+        raise InvalidActionError(f"first_player must be from 0 to {n - 1}, "
+                                 f"not {value_text(first_player)}",
                                  "MK-SETUP-6")
     return State(config=config, first_player=first_player, boards=(EMPTY_BOARD,) * n,
                  hands=(1,) * n, pool=TOTAL_TOKENS - n, current=first_player)
@@ -567,13 +570,13 @@ class Draft:
         """Apply ``decision`` in place (the rules of :func:`apply`, which raises the same
         errors; on an error nothing has changed)."""
         if not isinstance(decision, DECISION_TYPES):
-            raise InvalidActionError(f"not a maiko decision: {decision!r}")
+            raise InvalidActionError(f"not a maiko decision: {value_text(decision)}")
         phase = self.phase
         if phase is _OVER:
             raise _illegal("the game is over", "MK-END-5")
         if phase is _LAYOUT:
             if not isinstance(decision, Layout):
-                raise _illegal(f"the layout comes first, not {decision!r}", "MK-SETUP-5")
+                raise _illegal(f"the layout comes first, not {json_text(decision)}", "MK-SETUP-5")
             self.play_layout(decision)
             return
         if isinstance(decision, Layout):
@@ -667,7 +670,7 @@ class Draft:
         if isinstance(decision, OkaSan):
             owner, item = decision.owner, decision.item
             if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < self.config.players:
-                raise InvalidActionError(f"Oka-san: no player {owner!r}", "MK-SETUP-1")
+                raise InvalidActionError(f"Oka-san: no player {value_text(owner)}", "MK-SETUP-1")
             _check_item(item)
             _check_visit(self)
             colour = self.config.colours[p]
@@ -709,7 +712,8 @@ class Draft:
             bisect.insort(self.discarded, decision.colour * NUM_ITEMS + item)
             self.enter(phase)
             return
-        raise InvalidActionError(f"not a maiko decision: {decision!r}")  # pragma: no cover
+        raise InvalidActionError(  # pragma: no cover
+            f"not a maiko decision: {value_text(decision)}")
 
     def play_look(self, decision: Decision) -> None:
         """MK-TUTOR-ONESAN-1: another look, or stop."""
@@ -717,7 +721,8 @@ class Draft:
             self.stop_looking()
             return
         if not isinstance(decision, OneSan):
-            raise _illegal(f"during a One-san visit only looks and the stop, not {decision!r}",
+            raise _illegal("during a One-san visit only looks and the stop, not "
+                           f"{json_text(decision)}",
                            "MK-TUTOR-ONESAN-1")
         space = _check_space(self, decision.space, "One-san")
         if self.spaces[space] != DOWN or space in self.looks:
@@ -739,7 +744,7 @@ class Draft:
         item = ROWS[self.sweep_row][self.sweep_index]
         if not isinstance(decision, Sweep):
             raise _illegal(f"a row discard is pending on item space {item}: decide it first, "
-                           f"not {decision!r}", "MK-ROW-3")
+                           f"not {json_text(decision)}", "MK-ROW-3")
         _check_item(decision.item)
         _check_colour(decision.colour, optional=True)
         if decision.item != item:
@@ -771,13 +776,13 @@ def _check_space(s: Draft, space: Any, what: str) -> int:
         return space
     if not isinstance(space, int) or isinstance(space, bool) or not 0 <= space < len(s.spaces):
         raise InvalidActionError(f"{what}: space must be from 0 to {len(s.spaces) - 1}, "
-                                 f"not {space!r}", "MK-COMP-5")
+                                 f"not {value_text(space)}", "MK-COMP-5")
     return space
 
 
 def _check_item(item: Any) -> int:
     if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item < NUM_ITEMS:
-        raise InvalidActionError(f"item must be from 0 to 8, not {item!r}", "MK-COMP-1")
+        raise InvalidActionError(f"item must be from 0 to 8, not {value_text(item)}", "MK-COMP-1")
     return item
 
 
@@ -786,7 +791,7 @@ def _check_colour(colour: Any, optional: bool) -> None:
         return
     if not isinstance(colour, Colour):
         raise InvalidActionError(f"colour must be a Colour{' or None' if optional else ''}, "
-                                 f"not {colour!r}", "MK-COMP-1")
+                                 f"not {value_text(colour)}", "MK-COMP-1")
 
 
 def _check_visit(s: Draft) -> None:

@@ -37,6 +37,7 @@ from .actions import (
     OneSanStop,
     Sabanto,
     Sweep,
+    decision_to_json,
 )
 from .components import NUM_COLOURS, NUM_ITEMS, TOTAL_TILES, Colour, Config, parse_tile, tile_name
 from .game import (  # the shared decision values of the engine's menus
@@ -86,23 +87,6 @@ def make_config(values: dict[str, Any]) -> Config:
 
 
 # --- decisions ------------------------------------------------------------------------------
-
-
-def decision_to_json(decision: Decision) -> dict[str, Any]:
-    """A decision as JSON: ``{"kind": "flip", "space": 12}`` and so on."""
-    kind = decision.kind
-    out: dict[str, Any] = {"kind": kind.label}
-    if isinstance(decision, Layout):
-        out["tiles"] = [tile_name(t) for t in decision.tiles]
-    elif isinstance(decision, (Flip, Danna, OneSan)):
-        out["space"] = decision.space
-    elif isinstance(decision, OkaSan):
-        out["owner"] = decision.owner
-        out["item"] = decision.item
-    elif isinstance(decision, (Sabanto, Sweep)):
-        out["item"] = decision.item
-        out["colour"] = None if decision.colour is None else decision.colour.label
-    return out
 
 
 _FIELDS = {Kind.LAYOUT: ("tiles",), Kind.FLIP: ("space",), Kind.DANNA: ("space",),
@@ -183,7 +167,8 @@ def _checked_decision(obj: Any, path: str) -> Decision:
     fields = _FIELDS[kind]
     for key in obj:
         if key != "kind" and key not in fields:
-            raise InvalidActionError(f"{path}.{key}: a {label} decision has no field {key!r}")
+            raise InvalidActionError(f"{path}.{key}: a {label} decision has no field "
+                                     f"{json.dumps(key)}")
     for key in fields:
         if key not in obj:
             raise InvalidActionError(f"{path}.{key}: missing (a {label} decision has "

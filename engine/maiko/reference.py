@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from hanamikoji.engine.core.codec import value_text
 from hanamikoji.engine.core.errors import IllegalActionError, InvalidActionError
 
 from .actions import (
@@ -28,6 +29,7 @@ from .actions import (
     OneSanStop,
     Sabanto,
     Sweep,
+    json_text,
 )
 from .components import COLUMNS, FRIEND, NUM_COLOURS, NUM_ITEMS, ROWS, Colour, Tutor
 from .game import (
@@ -278,13 +280,13 @@ def _illegal(message: str, rule: str) -> IllegalActionError:
 def _check_space(state: State, space: Any, what: str) -> int:
     if not isinstance(space, int) or isinstance(space, bool) or not 0 <= space < len(state.spaces):
         raise InvalidActionError(f"{what}: space must be from 0 to {len(state.spaces) - 1}, "
-                                 f"not {space!r}", "MK-COMP-5")
+                                 f"not {value_text(space)}", "MK-COMP-5")
     return space
 
 
 def _check_item(item: Any) -> int:
     if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item < NUM_ITEMS:
-        raise InvalidActionError(f"item must be from 0 to 8, not {item!r}", "MK-COMP-1")
+        raise InvalidActionError(f"item must be from 0 to 8, not {value_text(item)}", "MK-COMP-1")
     return item
 
 
@@ -293,7 +295,7 @@ def _check_colour(colour: Any, optional: bool) -> None:
         return
     if not isinstance(colour, Colour):
         raise InvalidActionError(f"colour must be a Colour{' or None' if optional else ''}, "
-                                 f"not {colour!r}", "MK-COMP-1")
+                                 f"not {value_text(colour)}", "MK-COMP-1")
 
 
 def _check_visit(state: State) -> None:
@@ -343,13 +345,13 @@ def apply(state: State, decision: Decision) -> State:
     decision the rules forbid here.
     """
     if not isinstance(decision, DECISION_TYPES):
-        raise InvalidActionError(f"not a maiko decision: {decision!r}")
+        raise InvalidActionError(f"not a maiko decision: {value_text(decision)}")
     phase = state.phase
     if phase is Phase.OVER:
         raise _illegal("the game is over", "MK-END-5")
     if phase is Phase.LAYOUT:
         if not isinstance(decision, Layout):
-            raise _illegal(f"the layout comes first, not {decision!r}", "MK-SETUP-5")
+            raise _illegal(f"the layout comes first, not {json_text(decision)}", "MK-SETUP-5")
         return _apply_layout(state, decision)
     if isinstance(decision, Layout):
         raise _illegal("the layout is already made", "MK-SETUP-5")
@@ -425,7 +427,7 @@ def _apply_turn(state: State, decision: Decision) -> State:
     if isinstance(decision, OkaSan):
         owner, item = decision.owner, decision.item
         if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < state.config.players:
-            raise InvalidActionError(f"Oka-san: no player {owner!r}", "MK-SETUP-1")
+            raise InvalidActionError(f"Oka-san: no player {value_text(owner)}", "MK-SETUP-1")
         _check_item(item)
         _check_visit(state)
         colour = state.config.colours[p]
@@ -470,7 +472,7 @@ def _apply_turn(state: State, decision: Decision) -> State:
         bisect.insort(d.discarded, decision.colour * NUM_ITEMS + item)
         d.enter(phase)
         return d.freeze()
-    raise InvalidActionError(f"not a maiko decision: {decision!r}")  # pragma: no cover
+    raise InvalidActionError(f"not a maiko decision: {value_text(decision)}")  # pragma: no cover
 
 
 def _apply_look(state: State, decision: Decision) -> State:
@@ -483,7 +485,7 @@ def _apply_look(state: State, decision: Decision) -> State:
         d.enter(resume)
         return d.freeze()
     if not isinstance(decision, OneSan):
-        raise _illegal(f"during a One-san visit only looks and the stop, not {decision!r}",
+        raise _illegal(f"during a One-san visit only looks and the stop, not {json_text(decision)}",
                        "MK-TUTOR-ONESAN-1")
     space = _check_space(state, decision.space, "One-san")
     if state.spaces[space] != DOWN or space in state.looks:
@@ -505,7 +507,7 @@ def _apply_sweep(state: State, decision: Decision) -> State:
     item = ROWS[state.sweep_row][state.sweep_index]
     if not isinstance(decision, Sweep):
         raise _illegal(f"a row discard is pending on item space {item}: decide it first, not "
-                       f"{decision!r}", "MK-ROW-3")
+                       f"{json_text(decision)}", "MK-ROW-3")
     _check_item(decision.item)
     _check_colour(decision.colour, optional=True)
     if decision.item != item:

@@ -48,11 +48,21 @@ import random
 import sys
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
+from hanamikoji.engine.core.codec import value_text
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import Game
 from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, GENERAL_PROTOCOL, answer_text,
                                               dumps, legal_actions_text, player_json)
 from hanamikoji.engine.core.registry import DEFAULT, get, load
+
+
+def _reason(error: Exception) -> str:
+    """Why a request could not be answered, for the adapter's author: a missing key by its JSON
+    name (most often one the request lacks), anything else as its class and message, never a
+    Python repr."""
+    if isinstance(error, KeyError) and len(error.args) == 1:
+        return f"no {value_text(error.args[0])} key"
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 class ProtocolAdapter:
@@ -88,7 +98,7 @@ class ProtocolAdapter:
         except self.REFUSALS as error:
             return {"error": str(error), "rule": getattr(error, "rule", None)}
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            return {"error": f"cannot answer {request['op']}: {error!r}", "rule": None}
+            return {"error": f"cannot answer {request['op']}: {_reason(error)}", "rule": None}
 
     def batch(self, request: dict) -> dict:
         """Protocol 3: ``{"op": "batch", "requests": [...]}`` is answered ``{"answers": [...]}``,

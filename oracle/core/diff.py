@@ -659,6 +659,13 @@ class DiffExtension:
         general one: ``{"op": "chance", "outcome": ...}``)."""
         return chance_request(self.game, outcome)
 
+    def rules_followed(self, state: Any, request: Mapping[str, Any], reference: Any,
+                       other: Any) -> tuple[str, ...]:
+        """The rule IDs the reference's answer to ``request`` in its ``state`` follows where
+        ``other`` differs from it, for the divergence's message (``UPDATE-4`` for who starts a
+        round, say); by default none is known."""
+        return ()
+
     #: Whether :meth:`normal_view` may change a view (then views are compared normalised only).
     normalises_views = False
 
@@ -730,8 +737,12 @@ class DiffGame:
         #: Protocol 3: whether :meth:`send` asks for the next step with the decision (False
         #: when the states reached are not compared, as in the leak check's replays).
         self.lookahead = True
+        #: The reference's state :meth:`compare` was last given (for the rules a divergence's
+        #: message cites).
+        self.compared: Any = None
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
+        message += _following(self.hooks, self.compared, request, reference, other)
         return DivergenceFound(Divergence(
             self.label, self.first_player, tuple(self.decisions), request, reference, other,
             message, self.game.name, tuple(self.game.options_of(self.config).items()),
@@ -853,6 +864,7 @@ class DiffGame:
         """current_player, legal_actions, every player's view and the result; with protocol
         3, asked in one batch (or read in the batch of the decision that reached ``state``),
         each answer then judged as if it had come alone."""
+        self.compared = state
         if getattr(self.engine, "batched", False) and self._prefetch(state):
             return
         try:
@@ -1160,6 +1172,21 @@ def _printable(value: Any) -> Any:
     except (TypeError, ValueError, RecursionError):
         return "<an answer JSON cannot print back: nested too deeply>"
     return value
+
+
+
+def _following(hooks: DiffExtension, state: Any, request: Any, reference: Any,
+               other: Any) -> str:
+    """`` (the reference follows RULE, ...)`` for a divergence's message, from the game's
+    :meth:`DiffExtension.rules_followed`; nothing when no state was compared or no rule is
+    known (a hook that fails says nothing: the divergence is the news)."""
+    if state is None or not isinstance(request, dict):
+        return ""
+    try:
+        rules = hooks.rules_followed(state, request, reference, other)
+    except Exception:
+        return ""
+    return f" (the reference follows {', '.join(rules)})" if rules else ""
 
 
 def _brief(value: Any) -> str:

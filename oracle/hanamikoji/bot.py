@@ -142,12 +142,12 @@ def course_decision(text: str, state: State | None = None) -> Any:
     token = text.strip()
     if not token or len(text) > MAX_ACTION:
         raise InvalidActionError(f"an action string is a digit 1 to 4 and its cards, or '-' and "
-                                 f"a pick, not {text[:MAX_ACTION]!r}", "COMP-3")
+                                 f"a pick, not {json.dumps(text[:MAX_ACTION])}", "COMP-3")
     if token.startswith("-"):
         taken = [buaa.LETTERS.find(ch) for ch in token[1:]]
         if -1 in taken or not taken:
             raise InvalidActionError(f"a pick is '-' and the card or set taken (letters A to "
-                                     f"G), not {token!r}", "COMP-2")
+                                     f"G), not {json.dumps(token)}", "COMP-2")
         if state is not None and state.phase is Phase.RESPONSE and state.pending is not None:
             size = 1 if state.pending.kind.value == "gift" else 2
             if len(taken) != size:

@@ -191,6 +191,51 @@ def check_seeded_deals(argv: Sequence[str], timeout: float) -> Divergence | None
                         noun="deal", short="deal")
 
 
+#: The rule that decides each result's reason (END-3, END-4, VAR-IT-2..4).
+_RESULT_RULES = {"geisha": "END-3", "charm": "END-3", "charm-over-geisha": "END-4",
+                 "round-limit-charm": "VAR-IT-2", "round-limit-highest-geisha": "VAR-IT-3",
+                 "shared": "VAR-IT-4"}
+
+
+def rules_followed(state: Any, request: Any, reference: Any, other: Any) -> tuple[str, ...]:
+    """The rule IDs the reference's answer follows where the other engine's differs, when the
+    answer is who is to move or how the game ended (in ``current_player``, ``result`` or a
+    view): who starts a round (SETUP-1, UPDATE-4), who moves within it (TURN-1, TURN-4), a
+    round's deal (DEAL-1), the result's reason (END-3, END-4, VAR-IT-2..4). Nothing for the
+    other answers: their rules are many and the message already says what differs."""
+    op = request.get("op")
+    if op == "current_player":
+        return _who_moves(state)
+    if op == "result":
+        return _ended(state)
+    if op != "observe" or not isinstance(reference, dict) or not isinstance(other, dict):
+        return ()
+    mine, theirs = reference.get("view"), other.get("view")
+    if not isinstance(mine, dict) or not isinstance(theirs, dict):
+        return ()
+    theirs = normal_view(theirs)
+    differs = {key for key in mine if theirs.get(key, ...) != mine[key]}
+    return (_who_moves(state) if "current_player" in differs
+            else _ended(state) if "result" in differs else ())
+
+
+def _who_moves(state: Any) -> tuple[str, ...]:
+    if state.phase is Phase.DEAL:
+        return ("DEAL-1",)
+    if state.phase is Phase.RESPONSE:
+        return ("TURN-4",)
+    if state.phase is Phase.OVER:
+        return _ended(state)
+    if state.turn:
+        return ("TURN-1",)
+    return ("UPDATE-4",) if state.round else ("SETUP-1",)
+
+
+def _ended(state: Any) -> tuple[str, ...]:
+    result = state.result
+    return () if result is None else (_RESULT_RULES[result.reason.value],)
+
+
 class HanamikojiDiff(DiffExtension):
     """Hanamikoji's diff hooks: protocol 1's requests (an adapter written before the core
     needs no change), views with their multisets in the reference's order, seeded deals, and
@@ -209,6 +254,10 @@ class HanamikojiDiff(DiffExtension):
 
     def normal_view(self, view: Any) -> Any:
         return normal_view(view)
+
+    def rules_followed(self, state: Any, request: Any, reference: Any,
+                       other: Any) -> tuple[str, ...]:
+        return rules_followed(state, request, reference, other)
 
     def check_seeded(self, argv: Sequence[str], timeout: float,
                      configs: Sequence[Any] = ()) -> Divergence | None:

@@ -178,7 +178,8 @@ def perft(state: State, depth: int) -> tuple[int, ...]:
     """The number of decision sequences of each length 0..``depth`` from ``state``, within its
     round (``state`` is in the middle of a round: an action or an answer is due)."""
     if state.phase not in (Phase.ACTION, Phase.RESPONSE):
-        raise ValueError(f"perft counts the decisions of a round; this state is at {state.phase}")
+        raise ValueError("perft counts the decisions of a round; this state is in the "
+                         f"{state.phase.value} phase")
     if not 0 <= depth <= ROUND_DEPTH:
         raise ValueError(f"a round is {ROUND_DEPTH} decisions deep; depth must be 0 to "
                          f"{ROUND_DEPTH}, not {depth}")

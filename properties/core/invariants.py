@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 
+from hanamikoji.engine.core.codec import value_text
 from hanamikoji.engine.core.errors import GameError, IllegalActionError
 from hanamikoji.engine.core.game import CHANCE, TERMINAL, Game
 
@@ -127,6 +128,17 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
+def _shown(game: Game, decision: Any) -> str:
+    """A decision as a message shows it: the game's JSON form of it (what records, the protocol
+    and the engine's own refusals write), else its JSON text or, for what has neither (a value
+    the game cannot encode), its repr."""
+    try:
+        return _canonical(game.decision_to_json(decision))
+    except Exception:  # not a decision of the game: the message must still be written
+        text = value_text(decision)
+        return repr(decision) if text.endswith(" object") else text
+
+
 # --- rule IDs --------------------------------------------------------------------------------
 
 
@@ -177,21 +189,22 @@ def apply_leaves_its_input_unchanged(game: Game, state: Any, decision: Any) -> N
     before = fingerprint(state)
     first = game.apply(state, decision)
     _require(fingerprint(state) == before, check,
-             f"{_where(game, state)}: apply({decision!r}) changed its input state")
+             f"{_where(game, state)}: apply({_shown(game, decision)}) changed its input state")
     second = game.apply(state, decision)
     _require(first == second, check,
-             f"{_where(game, state)}: apply({decision!r}) twice gives different states")
+             f"{_where(game, state)}: apply({_shown(game, decision)}) twice gives different states")
 
 
 def history_records_each_decision(game: Game, before: Any, decision: Any, after: Any) -> None:
     """history grows by exactly the decision applied; the options and first player stay."""
     check = history_records_each_decision
     _require(tuple(game.history(after)) == tuple(game.history(before)) + (decision,), check,
-             f"{_where(game, before)}: after {decision!r} the history is not the one before "
-             f"and that decision")
+             f"{_where(game, before)}: after {_shown(game, decision)} the history is not the one "
+             f"before and that decision")
     _require(game.config_of(after) == game.config_of(before)
              and game.first_player(after) == game.first_player(before), check,
-             f"{_where(game, before)}: {decision!r} changed the options or the first player")
+             f"{_where(game, before)}: {_shown(game, decision)} changed the options or the first "
+             "player")
 
 
 _CHILD = """\
@@ -260,8 +273,8 @@ def legal_actions_all_apply(game: Game, state: Any, *, rng: random.Random | None
         try:
             game.apply(state, action)
         except GameError as error:
-            raise Violation(property_name(check), f"{where}: the legal {action!r} is refused: "
-                                                  f"{error}", (error.rule,)) from None
+            raise Violation(property_name(check), f"{where}: the legal {_shown(game, action)} is "
+                                                  f"refused: {error}", (error.rule,)) from None
     if player != CHANCE:
         return
     rng = random.Random(len(game.history(state))) if rng is None else rng
@@ -269,8 +282,9 @@ def legal_actions_all_apply(game: Game, state: Any, *, rng: random.Random | None
     try:
         game.apply(state, drawn)
     except GameError as error:
-        raise Violation(property_name(check), f"{where}: the drawn chance outcome {drawn!r} is "
-                                              f"refused: {error}", (error.rule,)) from None
+        raise Violation(property_name(check), f"{where}: the drawn chance outcome "
+                                              f"{_shown(game, drawn)} is refused: {error}",
+                        (error.rule,)) from None
     outcomes = game.chance_outcomes(state)
     if outcomes is None:
         return
@@ -279,7 +293,7 @@ def legal_actions_all_apply(game: Game, state: Any, *, rng: random.Random | None
     _require(all(p >= 0 for _, p in outcomes) and math.isclose(total, 1.0, abs_tol=1e-9), check,
              f"{where}: the chance outcomes' probabilities sum to {total}, not 1")
     listed = [o for o, _ in outcomes]
-    _require(drawn in listed, check, f"{where}: sample_chance drew {drawn!r}, which "
+    _require(drawn in listed, check, f"{where}: sample_chance drew {_shown(game, drawn)}, which "
                                      f"chance_outcomes does not list")
     _require(_distinct(listed), check, f"{where}: chance_outcomes lists an outcome twice")
     # A long list is applied at evenly spaced places (the first and last included): the
@@ -290,7 +304,7 @@ def legal_actions_all_apply(game: Game, state: Any, *, rng: random.Random | None
             game.apply(state, outcome)
         except GameError as error:
             raise Violation(property_name(check), f"{where}: the listed chance outcome "
-                                                  f"{outcome!r} is refused: {error}",
+                                                  f"{_shown(game, outcome)} is refused: {error}",
                             (error.rule,)) from None
 
 
@@ -312,7 +326,7 @@ def legal_actions_are_sorted_and_distinct(game: Game, state: Any) -> None:
         raise Violation(property_name(check), f"{where}: the legal actions cannot be sorted: "
                                               f"{error}") from None
     _require(legal == ordered, check, f"{where}: the legal actions are not sorted: "
-                                      f"{legal[:6]!r}...")
+                                      f"{', '.join(_shown(game, a) for a in legal[:6])}...")
     _require(_distinct(legal), check, f"{where}: the legal actions hold a duplicate")
     after = []
     for action in legal:
@@ -344,19 +358,19 @@ def other_decisions_are_refused(game: Game, state: Any, decision: Any, *,
         if kind != "junk" or isinstance(error, IllegalActionError) or rule is not None:
             problem = _rule_problem(game, rule)
             _require(problem is None, check,
-                     f"{where}: {decision!r} is refused, but the error names no rule of the game "
-                     f"({problem}): {error}")
+                     f"{where}: {_shown(game, decision)} is refused, but the error names no "
+                     f"rule of the game ({problem}): {error}")
     except Exception as error:
-        raise Violation(property_name(check), f"{where}: {decision!r} is refused with "
+        raise Violation(property_name(check), f"{where}: {_shown(game, decision)} is refused with "
                                               f"{type(error).__name__}, not a GameError: "
                                               f"{error}") from None
     else:
         if player == CHANCE and listed is None and kind == "chance":
             return  # a chance node that does not list its outcomes: this one may be legal here
-        raise Violation(property_name(check), f"{where}: {decision!r} is accepted, but it is "
-                                              f"not among the legal decisions")
+        raise Violation(property_name(check), f"{where}: {_shown(game, decision)} is accepted, "
+                                              "but it is not among the legal decisions")
     _require(fingerprint(state) == before and state == snapshot, check,
-             f"{where}: refusing {decision!r} changed the state")
+             f"{where}: refusing {_shown(game, decision)} changed the state")
 
 
 # --- conservation, players, the end ----------------------------------------------------------

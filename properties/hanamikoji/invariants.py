@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import copy
+import enum
 import functools
 import itertools
 import json
@@ -49,6 +50,9 @@ from hanamikoji.engine.hanamikoji import (
     Secret,
     TradeOff,
 )
+
+from hanamikoji.engine.core.codec import value_text
+from hanamikoji.engine.hanamikoji.codec import decision_json, result_json
 
 from .engine_api import REFERENCE, Engine, engine_spec
 from .resample import resample
@@ -286,6 +290,30 @@ def _where(state: Any) -> str:
     return f"round {state.round}, turn {state.turn}, phase {state.phase.value}"
 
 
+_DECISIONS = (Deal, Secret, TradeOff, Gift, Competition, GiftPick, CompetitionPick)
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` in the record's JSON terms: a decision as its JSON form, a result as
+    ``{"winner", "reason"}``, an enum as its name in records, tuples as lists."""
+    if isinstance(value, _DECISIONS):
+        return decision_json(value)
+    if isinstance(value, Result):
+        return result_json(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A value as a violation's message shows it: its record JSON (``_jsonable``), never a
+    Python repr, except for an object of the engine's own that has no JSON form."""
+    text = value_text(_jsonable(value))
+    return repr(value) if text.endswith(" object") else text
+
+
 # --- the cards ---------------------------------------------------------------------------------
 
 
@@ -295,10 +323,10 @@ def marker_row_is_well_formed(state: Any) -> None:
     neutral before the first scoring."""
     check = marker_row_is_well_formed
     _require(len(state.markers) == NUM_GEISHA and all(m in (None, 0, 1) for m in state.markers),
-             check, f"{_where(state)}: the marker row {state.markers!r} is not 7 of None/0/1")
+             check, f"{_where(state)}: the marker row {_shown(state.markers)} is not 7 of null/0/1")
     if not state.scores:
         _require(all(m is None for m in state.markers), check,
-                 f"{_where(state)}: markers {state.markers!r} moved before any scoring")
+                 f"{_where(state)}: markers {_shown(state.markers)} moved before any scoring")
 
 
 @checks("COMP-2", "DEAL-1", "ACT-GIFT-1", "ACT-COMP-1", "UPDATE-1")
@@ -333,7 +361,8 @@ def deck_is_the_rest_of_the_deal(state: Any) -> None:
     if current is None:
         return
     _require(state.removed == current.deal.removed, check,
-             f"{_where(state)}: the removed card is {state.removed!r}, dealt {current.deal.removed}")
+             f"{_where(state)}: the removed card is {_shown(state.removed)}, dealt "
+             f"{current.deal.removed}")
     _require(len(state.deck) == DECK_SIZE - current.drawn, check,
              f"{_where(state)}: the deck holds {len(state.deck)} cards after {current.drawn} "
              f"draws, not {DECK_SIZE - current.drawn}")
@@ -417,9 +446,10 @@ def sides_follow_the_answers(state: Any) -> None:
     if current is not None and current.turns and not current.turns[-1].complete:
         waiting = current.turns[-1].action
     _require(state.pending == waiting, check,
-             f"{_where(state)}: the pending offer is {state.pending!r}, not {waiting!r}")
+             f"{_where(state)}: the pending offer is {_shown(state.pending)}, not "
+             f"{_shown(waiting)}")
     _require((state.phase is Phase.RESPONSE) == (waiting is not None), check,
-             f"{_where(state)}: phase {state.phase.value} with pending offer {waiting!r}")
+             f"{_where(state)}: phase {state.phase.value} with pending offer {_shown(waiting)}")
 
 
 # --- scoring and the end -----------------------------------------------------------------------
@@ -476,11 +506,12 @@ def markers_move_only_to_the_stronger_side(state: Any) -> None:
             want = 0 if a > b else 1 if b > a else markers[g]
             _require(score.markers[g] == want, check,
                      f"round {score.round}: geisha {g} scored {a} to {b} with her marker at "
-                     f"{markers[g]!r}; it must be at {want!r}, not {score.markers[g]!r}")
+                     f"{_shown(markers[g])}; it must be at {_shown(want)}, not "
+                     f"{_shown(score.markers[g])}")
         markers = tuple(score.markers)
     _require(tuple(state.markers) == markers, check,
-             f"{_where(state)}: the markers are {state.markers!r}, but the last scoring left "
-             f"{markers!r}")
+             f"{_where(state)}: the markers are {_shown(state.markers)}, but the last scoring left "
+             f"{_shown(markers)}")
 
 
 def _geisha(markers: Sequence[int | None], player: int) -> int:
@@ -522,8 +553,8 @@ def game_ends_at_the_first_goal(state: Any) -> None:
                       or (limit is not None and last.round + 1 >= limit))
     is_over = state.phase is Phase.OVER
     _require(is_over == should_end and (state.result is not None) == is_over, check,
-             f"{_where(state)}: phase {state.phase.value}, result {state.result!r}, but the game "
-             f"{'must' if should_end else 'must not'} be over")
+             f"{_where(state)}: phase {state.phase.value}, result {_shown(state.result)}, but the "
+             f"game {'must' if should_end else 'must not'} be over")
     if is_over:
         _require(len(rounds) == len(state.scores), check,
                  f"{_where(state)}: {len(rounds)} rounds dealt for {len(state.scores)} scorings")
@@ -552,13 +583,14 @@ def result_agrees_with_the_markers(state: Any) -> None:
     expected = _goal_result(state.rules, state.markers)
     if expected is None and state.result.reason in (Reason.GEISHA, Reason.CHARM,
                                                      Reason.CHARM_OVER_GEISHA):
-        raise Violation(f"{_where(state)}: result {state.result!r}, but no one reached the goal "
-                        f"with markers {state.markers!r}", rule_ids(check))
+        raise Violation(f"{_where(state)}: result {_shown(state.result)}, but no one reached the "
+                        f"goal with markers {_shown(state.markers)}", rule_ids(check))
     if expected is not None:
         _require(state.result == expected, check,
-                 f"{_where(state)}: markers {state.markers!r} (geisha {_geisha(state.markers, 0)}"
+                 f"{_where(state)}: markers {_shown(state.markers)} (geisha "
+                 f"{_geisha(state.markers, 0)}"
                  f"/{_geisha(state.markers, 1)}, charm {_charm(state.markers, 0)}/"
-                 f"{_charm(state.markers, 1)}) give {expected!r}, not {state.result!r}")
+                 f"{_charm(state.markers, 1)}) give {_shown(expected)}, not {_shown(state.result)}")
 
 
 def _limit_result(markers: Sequence[int | None]) -> Result:
@@ -584,15 +616,15 @@ def round_limit_decides_by_charm_then_highest_geisha(state: Any) -> None:
     if state.result is None or limit is None or state.round + 1 < limit:
         limit_reasons = (Reason.ROUND_LIMIT_CHARM, Reason.ROUND_LIMIT_HIGHEST_GEISHA, Reason.SHARED)
         _require(state.result is None or state.result.reason not in limit_reasons, check,
-                 f"{_where(state)}: result {state.result!r} before the round limit {limit}")
+                 f"{_where(state)}: result {_shown(state.result)} before the round limit {limit}")
         return
     if _goal_result(state.rules, state.markers) is not None:
         return  # VAR-IT-2: a goal decides (result_agrees_with_the_markers)
     expected = _limit_result(state.markers)
     _require(state.result == expected, check,
-             f"{_where(state)}: at the round limit, markers {state.markers!r} (charm "
-             f"{_charm(state.markers, 0)}/{_charm(state.markers, 1)}) give {expected!r}, not "
-             f"{state.result!r}")
+             f"{_where(state)}: at the round limit, markers {_shown(state.markers)} (charm "
+             f"{_charm(state.markers, 0)}/{_charm(state.markers, 1)}) give {_shown(expected)}, not "
+             f"{_shown(state.result)}")
 
 
 # --- turns -------------------------------------------------------------------------------------
@@ -654,8 +686,8 @@ def step_follows_the_turn_order(before: Any, decision: Any, after: Any, *,
         return
     if isinstance(decision, (Gift, Competition)):
         _require(after.phase is Phase.RESPONSE and after.turn == before.turn and now == 1 - mover,
-                 check, f"{_where(before)}: after {decision!r}, {_where(after)} with player {now} "
-                 f"to move; player {1 - mover} must answer first")
+                 check, f"{_where(before)}: after {_shown(decision)}, {_where(after)} with player "
+                        f"{now} to move; player {1 - mover} must answer first")
         return
     scored = len(after.scores) > len(before.scores)
     if scored:
@@ -667,8 +699,8 @@ def step_follows_the_turn_order(before: Any, decision: Any, after: Any, *,
     next_mover = mover if isinstance(decision, ANSWERS) else 1 - mover
     # After an answer, the next turn is the answerer's: the offerer's opponent (TURN-1).
     _require(after.turn == before.turn + 1 and now == next_mover, check,
-             f"{_where(before)}: after {decision!r}, {_where(after)} with player {now} to move, "
-             f"not turn {before.turn + 1} of player {next_mover}")
+             f"{_where(before)}: after {_shown(decision)}, {_where(after)} with player {now} to "
+             f"move, not turn {before.turn + 1} of player {next_mover}")
 
 
 @checks("TURN-2", "TURN-4", "ACT-SECRET-1", "ACT-TRADE-1", "ACT-GIFT-1", "ACT-GIFT-2",
@@ -712,7 +744,7 @@ def step_moves_exactly_the_played_cards(before: Any, decision: Any, after: Any, 
         expected = (_add(sides[0], secrets[0]), _add(sides[1], secrets[1]))
         got = after.scores[-1].sides
         _require(tuple(map(tuple, got)) == expected, check,
-                 f"{_where(before)}: after {decision!r} the round scores {_show(got[0])} and "
+                 f"{_where(before)}: after {_shown(decision)} the round scores {_show(got[0])} and "
                  f"{_show(got[1])}, not {_show(expected[0])} and {_show(expected[1])}")
         return
     if turn_ends and deck:  # TURN-2: the next turn begins with its draw
@@ -722,11 +754,11 @@ def step_moves_exactly_the_played_cards(before: Any, decision: Any, after: Any, 
                             ("trade-offs", trade_offs, after.trade_offs),
                             ("sides", sides, after.sides)):
         _require([tuple(x) for x in got] == [tuple(x) for x in want], check,
-                 f"{_where(before)}: after {decision!r} the {name} are "
+                 f"{_where(before)}: after {_shown(decision)} the {name} are "
                  f"{' and '.join(_show(x) for x in got)}, not {' and '.join(_show(x) for x in want)}")
     _require(tuple(after.deck) == deck and after.pending == pending, check,
-             f"{_where(before)}: after {decision!r} the deck is {tuple(after.deck)} and the "
-             f"pending offer {after.pending!r}, not {deck} and {pending!r}")
+             f"{_where(before)}: after {_shown(decision)} the deck is {tuple(after.deck)} and the "
+             f"pending offer {_shown(after.pending)}, not {deck} and {_shown(pending)}")
 
 
 # --- legality ----------------------------------------------------------------------------------
@@ -773,13 +805,13 @@ def legal_actions_are_exactly_what_the_rules_allow(state: Any, *,
     check = legal_actions_are_exactly_what_the_rules_allow
     legal = tuple(engine.legal_actions(state))
     _require(list(legal) == sorted(set(legal)), check,
-             f"{_where(state)}: legal_actions is not sorted and distinct: {legal!r}")
+             f"{_where(state)}: legal_actions is not sorted and distinct: {_shown(legal)}")
     expected = _rules_menu(state)
     missing = sorted(expected - set(legal))
     extra = sorted(set(legal) - expected)
     _require(not missing and not extra, check,
-             f"{_where(state)}: legal_actions lacks {missing[:4]!r} and offers {extra[:4]!r} "
-             f"({len(missing)} missing, {len(extra)} extra)")
+             f"{_where(state)}: legal_actions lacks {_shown(missing[:4])} and offers "
+             f"{_shown(extra[:4])} ({len(missing)} missing, {len(extra)} extra)")
 
 
 @checks("TURN-2", "TURN-3")
@@ -795,7 +827,7 @@ def legal_actions_all_apply(state: Any, *, engine: Engine = REFERENCE) -> None:
         try:
             engine.apply(state, action)
         except ValueError as error:
-            raise Violation(f"{_where(state)}: the legal {action!r} is refused: {error}",
+            raise Violation(f"{_where(state)}: the legal {_shown(action)} is refused: {error}",
                             rule_ids(check)) from None
 
 
@@ -823,12 +855,13 @@ def illegal_decisions_are_refused(state: Any, decision: Any, *,
     except ValueError as error:
         rule = getattr(error, "rule", None)
         _require(rule in _known_rule_ids(), check,
-                 f"{_where(state)}: {decision!r} is refused with rule {rule!r}, not a rule ID "
-                 f"of spec/rules.md: {error}")
+                 f"{_where(state)}: {_shown(decision)} is refused with rule {_shown(rule)}, not a "
+                 f"rule ID of spec/rules.md: {error}")
     else:
-        raise Violation(f"{_where(state)}: {decision!r} is accepted, but it is not among the "
+        raise Violation(f"{_where(state)}: {_shown(decision)} is accepted, but it is not among the "
                         f"legal decisions", rule_ids(check))
-    _require(state == snapshot, check, f"{_where(state)}: refusing {decision!r} changed the state")
+    _require(state == snapshot, check, f"{_where(state)}: refusing {_shown(decision)} changed the "
+                                       f"state")
 
 
 # --- the engine's contract ---------------------------------------------------------------------
@@ -841,10 +874,10 @@ def apply_leaves_its_input_unchanged(state: Any, decision: Any, *,
     snapshot = copy.deepcopy(state)
     first = engine.apply(state, decision)
     if state != snapshot:
-        raise Violation(f"{_where(snapshot)}: apply({decision!r}) changed its input state")
+        raise Violation(f"{_where(snapshot)}: apply({_shown(decision)}) changed its input state")
     second = engine.apply(state, decision)
     if first != second:
-        raise Violation(f"{_where(state)}: apply({decision!r}) twice gives different states")
+        raise Violation(f"{_where(state)}: apply({_shown(decision)}) twice gives different states")
 
 
 def history_is_the_decisions_played(game: Any) -> None:
@@ -883,7 +916,7 @@ def records_replay_to_the_same_game(state: Any, *, engine: Engine = REFERENCE) -
         replayed = engine.apply(replayed, decision)
     _require(replayed == state, check,
              f"{_where(state)}: the record replays to {_where(replayed)} with result "
-             f"{replayed.result!r}, not the same state")
+             f"{_shown(replayed.result)}, not the same state")
     _require(json.dumps(to_record(replayed), sort_keys=True) == text, check,
              f"{_where(state)}: the replayed game writes a different record")
     for i, rnd in enumerate(record["rounds"]):  # the record's own account of the turn order
@@ -895,8 +928,8 @@ def records_replay_to_the_same_game(state: Any, *, engine: Engine = REFERENCE) -
         # A second opinion: the reference reads the record to the same result and markers.
         reference = read_record(json.loads(text))
         _require(reference.result == state.result and reference.markers == state.markers, check,
-                 f"{_where(state)}: the reference reads the record to {reference.result!r}, "
-                 f"not {state.result!r}")
+                 f"{_where(state)}: the reference reads the record to {_shown(reference.result)}, "
+                 f"not {_shown(state.result)}")
 
 
 def _seeded_record(engine: Engine, rules_name: str, seed: int) -> str:
@@ -1023,7 +1056,8 @@ def views_show_what_a_player_may_know(state: Any, player: int, *,
         elif name in ("scores", "log") and got is not None:
             got = tuple(got)
         _require(got == want, check,
-                 f"{_where(state)}: player {player}'s view shows {name} = {got!r}, not {want!r}")
+                 f"{_where(state)}: player {player}'s view shows {name} = {_shown(got)}, not "
+                 f"{_shown(want)}")
 
 
 @checks("INFO-2", "DEAL-2", "DEAL-3", "DEAL-4", "ACT-SECRET-2", "ACT-TRADE-2")

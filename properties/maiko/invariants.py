@@ -33,6 +33,7 @@ from hanamikoji.engine.maiko import (
     observe,
     resample,
 )
+from hanamikoji.engine.maiko.actions import json_text
 from hanamikoji.engine.maiko.game import DOWN, EMPTY, UP, Phase, Reason
 from hanamikoji.properties.core.cite import checks
 
@@ -165,9 +166,9 @@ def legal_actions_are_sorted_distinct_and_face_down(state: State) -> None:
         raise _fail(state, "legal decisions not sorted or not distinct")
     for d in menu:
         if isinstance(d, (Flip, Danna, OneSan)) and state.spaces[d.space] != DOWN:
-            raise _fail(state, f"{d!r} offered on a space that is not face down")
+            raise _fail(state, f"{json_text(d)} offered on a space that is not face down")
         if isinstance(d, OneSan) and d.space in state.looks:
-            raise _fail(state, f"{d!r} looks twice at one space")
+            raise _fail(state, f"{json_text(d)} looks twice at one space")
 
 
 @checks("MK-END-4", "MK-END-5")
@@ -295,18 +296,19 @@ def turn_goes_on_exactly_after_a_pair_or_a_danna_item(before: State, decision: D
                 != before.layout[before.pending] % ITEMS)  # type: ignore[index]
     if _revealed_friend(before, decision) or mismatch or isinstance(decision, EndTurn):
         if not passed:
-            raise _fail(before, f"{decision!r} should end player {p}'s turn")
+            raise _fail(before, f"{json_text(decision)} should end player {p}'s turn")
         return
     if not passed:
         if after.current != p:
-            raise _fail(before, f"{decision!r}: the turn goes on but player {after.current} decides")
+            raise _fail(before, f"{json_text(decision)}: the turn goes on but player "
+                                f"{after.current} decides")
         return
     ending = (before.phase is Phase.ENDING or before.resume is Phase.ENDING
               or _full(after.boards[p]))
     early_end = after.phase is Phase.OVER and after.result is not None and after.result.reason in (
         Reason.STATIC, Reason.NO_FACE_DOWN)
     if not (ending or early_end):
-        raise _fail(before, f"{decision!r} ended player {p}'s turn, which should go on")
+        raise _fail(before, f"{json_text(decision)} ended player {p}'s turn, which should go on")
 
 
 @checks("MK-TOKEN-1", "MK-TOKEN-2", "MK-COL-1", "MK-COL-2", "MK-TUTOR-2", "MK-ROW-4")
@@ -326,12 +328,12 @@ def tokens_follow_friends_and_columns(before: State, decision: Decision, after: 
     available = before.pool + sum(before.cards) + paid
     expected = min(gains, available) - paid
     if after.hands[p] - before.hands[p] != expected:
-        raise _fail(before, f"{decision!r}: player {p}'s tokens {before.hands[p]} -> "
+        raise _fail(before, f"{json_text(decision)}: player {p}'s tokens {before.hands[p]} -> "
                             f"{after.hands[p]}, expected a change of {expected} "
                             f"({columns} column(s), paid {paid})")
     for q in range(len(before.hands)):
         if q != p and before.hands[q] != after.hands[q]:
-            raise _fail(before, f"{decision!r} changed player {q}'s tokens")
+            raise _fail(before, f"{json_text(decision)} changed player {q}'s tokens")
     if gains and before.pool and after.pool != before.pool - min(gains, before.pool):
         raise _fail(before, "a token gained did not come from the pool first")
 
@@ -345,7 +347,7 @@ def row_discard_fires_once_per_fill(before: State, decision: Decision, after: St
     p = before.current
     if before.phase is Phase.SWEEP:
         if not isinstance(decision, Sweep):
-            raise _fail(before, f"{decision!r} inside a row discard")
+            raise _fail(before, f"{json_text(decision)} inside a row discard")
         row = ROWS[before.sweep_row]  # type: ignore[index]
         if decision.item != row[before.sweep_index]:
             raise _fail(before, f"the row discard decided item {decision.item} out of order")
@@ -356,9 +358,10 @@ def row_discard_fires_once_per_fill(before: State, decision: Decision, after: St
             and all(_filled(new, i) for i in row)]
     started = after.phase is Phase.SWEEP
     if rows and not (started and after.sweep_row == rows[0] and after.sweep_index == 0):
-        raise _fail(before, f"{decision!r} completed row {rows[0]} but no row discard began")
+        raise _fail(before, f"{json_text(decision)} completed row {rows[0]} but no row discard "
+                            "began")
     if started and not rows:
-        raise _fail(before, f"{decision!r} began a row discard without completing a row")
+        raise _fail(before, f"{json_text(decision)} began a row discard without completing a row")
 
 
 @checks("MK-END-1", "MK-END-3")

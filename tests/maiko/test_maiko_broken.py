@@ -231,7 +231,7 @@ def test_a_column_paid_twice_is_caught_at_the_second_layer():
     with pytest.raises(Caught) as caught:
         play_checked(broken, broken.caught_by, TWO, front, first, moves)
     _assert_caught(broken, caught)
-    assert str(caught.value).count("turn 0: Flip(space=7)") == 1
+    assert str(caught.value).count('turn 0: {"kind":"flip","space":7}') == 1
 
 
 @checks("MK-SCORE-1", "MK-SCORE-2", "MK-SCORE-3", "MK-SCORE-4", "MK-END-2")

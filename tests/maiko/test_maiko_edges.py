@@ -45,7 +45,7 @@ def test_a_first_player_out_of_range_names_the_range(players: int) -> None:
         with pytest.raises(InvalidActionError) as caught:
             new_game(config, first)  # type: ignore[arg-type]
         assert caught.value.rule == "MK-SETUP-6"
-        assert f"from 0 to {players - 1}, not {first!r}" in str(caught.value)
+        assert f"from 0 to {players - 1}, not {json.dumps(first)}" in str(caught.value)
     assert [new_game(config, p).first_player for p in range(players)] == list(range(players))
 
 
