@@ -60,7 +60,7 @@ def module_card(name: str = "pair1", calls: int = 5724) -> Card:
 def engine_card(name: str = "ts-engine") -> Card:
     """An engine with the two defects of the TypeScript engine: a draw after round 3
     (VAR-IT-2), and the second player starting round 2 (UPDATE-4)."""
-    draw = Failure("the result after round 3 differs: expected {\"winner\": 0, \"reason\": "
+    draw = Failure("the result of the game differs: expected {\"winner\": 0, \"reason\": "
                    "\"charm\"}, got {\"winner\": null}", request='{"op": "result"}',
                    expected='{"winner": 0, "reason": "charm"}', got='{"winner": null}',
                    rule="VAR-IT-2", reproduction=Reproduction(
