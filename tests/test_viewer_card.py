@@ -298,3 +298,23 @@ def test_view_says_in_one_line_why_a_check_report_cannot_be_shown(tmp_path, caps
     records.write_text(json.dumps(record) + "\n", encoding="utf-8")
     assert main(["view", str(records), "--out", str(tmp_path / "y.html")]) == 2
     assert "malformed" in capsys.readouterr().err
+
+
+def test_the_modules_examples_run():
+    import doctest
+
+    from hanamikoji.viewer.core import card
+
+    assert doctest.testmod(card).failed == 0
+
+
+def test_a_report_of_no_card_and_an_inconsistent_check_still_make_a_page():
+    """A report with no card, and a failed check that kept no failure (as a hand-edited
+    report.json may hold): a page all the same, the failed cell's link leading somewhere."""
+    empty = Report("hanamikoji", {}, 0, "test", []).to_json()
+    assert "0 of 0 implementations passed every check" in card_page(empty)
+    document = R.three().to_json()
+    document["cards"][0]["checks"][2]["failures"] = []
+    text = card_page(document)
+    assert 'href="#card-0-check-2"' in text
+    assert "none kept" in Parsed(text).under("card-0-check-2")
