@@ -168,7 +168,7 @@ class _Builder:
         self.entries: list[dict[str, Any]] = []
         self.games: set[Game] = set()
 
-    def html(self) -> str:
+    def body(self) -> str:
         parts = [self.heading()]
         if len(self.cards) > 1:
             parts.append(self.dashboard())
@@ -179,7 +179,7 @@ class _Builder:
         doc = self.document
         passed = sum(1 for card in self.cards if card["ok"])
         ok = bool(doc["ok"])
-        options = ", ".join(f"{k} {_clean(json.dumps(v, ensure_ascii=False))}"
+        options = ", ".join(f"{k} {json.dumps(v, ensure_ascii=False, default=str)}"
                             for k, v in doc["options"].items())
         return (f'<p class="status-{"holds" if ok else "fails"} verdict"><b>Result: '
                 f'{"pass" if ok else "FAIL"}</b>: {passed} of {len(self.cards)} '
@@ -364,7 +364,7 @@ def card_page(document: Mapping[str, Any]) -> str:
     if found is not None:
         raise ValueError(found)
     builder = _Builder(document)
-    body = builder.html()
+    body = builder.body()
     cards = document["cards"]
     title = (f"hanamikoji check: {_clean(cards[0]['name'])}" if len(cards) == 1 else
              f"hanamikoji check: {len(cards)} implementations")
