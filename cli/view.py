@@ -22,7 +22,9 @@ report that is not of its schema's shape is one line naming the JSON path, and e
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
+import stat
 import sys
 from typing import Any
 
@@ -50,6 +52,9 @@ def _position(path: str) -> Any:
     if path == "-":
         return None
     try:
+        # Only a regular file is looked into: what is read of a pipe is gone for ``records``
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as handle:
             raw = handle.read(_POSITION_LIMIT + 1)
     except OSError:
@@ -63,9 +68,8 @@ def _position(path: str) -> Any:
     return obj if isinstance(obj, dict) and "history" in obj and "format" not in obj else None
 
 
-#: A check report says its ``format`` first; a file that does not within this many bytes is
-#: read as records.
-_REPORT_HEAD = 1 << 16
+#: A check report is read whole; a larger file is read as records.
+_REPORT_LIMIT = 1 << 26
 
 
 def _check_report(path: str) -> Any:
@@ -77,13 +81,15 @@ def _check_report(path: str) -> Any:
     if path == "-":
         return None
     try:
+        # Only a regular file is looked into: what is read of a pipe is gone for ``records``
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as handle:
-            if FORMAT.encode() not in handle.read(_REPORT_HEAD):
-                return None
-            handle.seek(0)
-            raw = handle.read()
+            raw = handle.read(_REPORT_LIMIT + 1)
     except OSError:
         return None  # ``records`` says why it cannot be read
+    if len(raw) > _REPORT_LIMIT or FORMAT.encode() not in raw:
+        return None
     try:
         obj = decode(raw)
     except NotJSONError:

@@ -318,3 +318,33 @@ def test_a_report_of_no_card_and_an_inconsistent_check_still_make_a_page():
     text = card_page(document)
     assert 'href="#card-0-check-2"' in text
     assert "none kept" in Parsed(text).under("card-0-check-2")
+
+
+def test_view_reads_a_pipe_of_records_as_records(tmp_path):
+    """A position or a check report is looked for in regular files only: what is read of a
+    pipe is gone, and the records it holds must reach the page (the command waited forever for
+    a second writer of the pipe)."""
+    import os
+    import subprocess
+    import threading
+
+    fifo = tmp_path / "records.fifo"
+    os.mkfifo(fifo)
+    text = json.dumps(R.record(1)) + "\n" + json.dumps(R.record(2)) + "\n"
+
+    def feed() -> None:
+        with open(fifo, "w", encoding="utf-8") as pipe:
+            pipe.write(text)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:  # a generous bound: the view of two games takes a second or two
+        done = subprocess.run([sys.executable, "-m", "hanamikoji", "view", str(fifo), "--out",
+                               str(tmp_path / "p.html")], capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        if writer.is_alive():  # the command never opened the pipe: let the writer go
+            with open(fifo, "rb") as pipe:
+                pipe.read()
+    assert done.returncode == 0, done.stderr
+    assert len(_embedded((tmp_path / "p.html").read_text(encoding="utf-8"))["games"]) == 2
