@@ -275,6 +275,13 @@ def test_view_writes_the_page_of_a_check_report(tmp_path, capsys):
     assert (tmp_path / "report.html").read_text(encoding="utf-8") == card_page(document)
     assert main(["view", str(path), "--out", str(tmp_path / "named.html")]) == 0
     assert (tmp_path / "named.html").read_bytes() == (tmp_path / "report.html").read_bytes()
+    # its format key anywhere: sorted keys put some 100 KB of cards before it
+    many = Report("hanamikoji", {}, 0, "test", [R.module_card(f"pair{i}") for i in range(50)])
+    text = json.dumps(many.to_json(), sort_keys=True)
+    assert text.index('"format"') > 1 << 16
+    path.write_text(text, encoding="utf-8")
+    assert main(["view", str(path)]) == 0
+    assert "the check report of 50 implementations" in capsys.readouterr().out
 
 
 def test_view_says_in_one_line_why_a_check_report_cannot_be_shown(tmp_path, capsys):
