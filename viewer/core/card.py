@@ -210,10 +210,11 @@ class _Builder:
                              '<td class="cell none">not run</td>')
             body.append(f'<tr><th scope="row"><code>{_e(name)}</code>'
                         f'<span class="title">{_e(title)}</span></th>{"".join(cells)}</tr>')
-        return (f'<table class="dashboard"><caption>Every check of every implementation: '
-                f'a failed cell links to its failures</caption>\n'
+        # In a box of its own that scrolls sideways: a course may have dozens of columns.
+        return (f'<div class="dashboard-box"><table class="dashboard"><caption>Every check of '
+                f'every implementation: a failed cell links to its failures</caption>\n'
                 f'<thead><tr><th scope="col">check</th>{head}</tr></thead>\n'
-                f'<tbody>\n{chr(10).join(body)}\n</tbody></table>')
+                f'<tbody>\n{chr(10).join(body)}\n</tbody></table></div>')
 
     def cell(self, i: int, j: int, check: Mapping[str, Any]) -> str:
         status = check["status"]
