@@ -263,7 +263,8 @@ def _show(show: argparse.ArgumentParser) -> None:
 
 def _view(view: argparse.ArgumentParser) -> None:
     view.add_argument("paths", nargs="+", type=path, metavar="FILE",
-                      help="records as 'validate' reads them (- for stdin)")
+                      help="records as 'validate' reads them (- for stdin), or one check "
+                           "report (report.json)")
     view.add_argument("--out", type=path, metavar="PAGE.html",
                       help="the page to write (default: FILE with .html for its suffix)")
     view.add_argument("--game", default=None, metavar="NAME",

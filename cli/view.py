@@ -12,12 +12,19 @@ A FILE may also be a position (``{"game", "options", "first_player", "history"}`
 ``diff --save`` writes ``position.json`` and ``perft --history`` reads it): the game so far,
 replayed by the engine and listed as unfinished; a position the engine refuses is one line on
 stderr naming the JSON path, and exit code 2.
+
+A FILE may also be the ``report.json`` of ``check`` (its ``format`` is
+:data:`hanamikoji.oracle.core.check.FORMAT`), viewed alone: the page is the one ``check --out``
+writes as ``report.html`` (:func:`hanamikoji.viewer.core.card.card_page`), exit code 0; a
+report that is not of its schema's shape is one line naming the JSON path, and exit code 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
+import stat
 import sys
 from typing import Any
 
@@ -45,6 +52,9 @@ def _position(path: str) -> Any:
     if path == "-":
         return None
     try:
+        # Only a regular file is looked into: what is read of a pipe is gone for ``records``
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as handle:
             raw = handle.read(_POSITION_LIMIT + 1)
     except OSError:
@@ -56,6 +66,49 @@ def _position(path: str) -> Any:
     except NotJSONError:
         return None
     return obj if isinstance(obj, dict) and "history" in obj and "format" not in obj else None
+
+
+#: A check report is read whole; a larger file is read as records.
+_REPORT_LIMIT = 1 << 26
+
+
+def _check_report(path: str) -> Any:
+    """The JSON object in ``path`` if the file is a check report (one JSON object whose
+    ``format`` is the check report's), else None (the file is read as records)."""
+    from hanamikoji.oracle.core.check import FORMAT
+    from hanamikoji.oracle.core.validate import NotJSONError, decode
+
+    if path == "-":
+        return None
+    try:
+        # Only a regular file is looked into: what is read of a pipe is gone for ``records``
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            raw = handle.read(_REPORT_LIMIT + 1)
+    except OSError:
+        return None  # ``records`` says why it cannot be read
+    if len(raw) > _REPORT_LIMIT or FORMAT.encode() not in raw:
+        return None
+    try:
+        obj = decode(raw)
+    except NotJSONError:
+        return None
+    return obj if isinstance(obj, dict) and obj.get("format") == FORMAT else None
+
+
+def _view_check_report(path: str, document: Any, out: pathlib.Path, named: bool) -> int:
+    """The page of the check report ``document`` (read from ``path``), written to ``out``."""
+    from hanamikoji.viewer.core.card import card_page
+
+    try:
+        text = card_page(document)
+    except ValueError as error:
+        raise UsageError(f"{path}: not a check report this toolkit can show: {error}") from None
+    write_text(out, text, in_folder=not named)
+    cards = len(document["cards"])
+    print(f"wrote {out} (the check report of {cards} implementation{'s' if cards != 1 else ''})")
+    return 0
 
 
 def _position_entry(path: str, obj: Any, forced: Any) -> tuple[Any, dict[str, Any]]:
@@ -81,6 +134,13 @@ def view(args: argparse.Namespace) -> int:
 
     out = pathlib.Path(args.out) if args.out else default_out(args.paths)
     forced = None if getattr(args, "game", None) is None else get(args.game)
+    reports = [(path, found) for path in args.paths
+               if (found := _check_report(path)) is not None]
+    if reports:
+        if len(args.paths) > 1:
+            raise UsageError(f"{reports[0][0]} is a check report: view it alone, not with "
+                             "other files")
+        return _view_check_report(reports[0][0], reports[0][1], out, bool(args.out))
     tally = Tally()
     entries: list[dict[str, Any]] = []
     games = set()

@@ -4,7 +4,9 @@ Each page is made by the commands docs/viewer.md shows (fixed seeds), opened in 
 Chromium from the system (``/usr/bin/chromium`` or ``$HANAMIKOJI_CHROMIUM``) driven by
 Playwright's Python package (the ``browser`` extra; no browser is downloaded), put at a known
 step and view, and captured. The report is ``verify --game maiko --out``'s: it takes a minute or
-two, and its line of timings and versions differs from run to run.
+two, and its line of timings and versions differs from run to run. The check report's page is
+``view``'s of a report built from the report card's model (tests/card_reports.py: a course
+module, an engine and a bot side by side), and the engine's first failure with its game.
 
     python dev/screenshots.py            # every screenshot
     python dev/screenshots.py stats      # only docs/viewer-stats.png
@@ -14,6 +16,7 @@ Look at each PNG before committing it.
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import shutil
@@ -73,7 +76,7 @@ def _step(page, step: int, view: str | None = None, root: str = "section.viewer"
 def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
-    kinds = argv or ["hanamikoji", "maiko", "divergence", "report", "stats"]
+    kinds = argv or ["hanamikoji", "maiko", "divergence", "report", "stats", "check"]
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as pw:
         work = pathlib.Path(folder)
         for name in ("docs", "tests"):
@@ -114,6 +117,24 @@ def main(argv: list[str]) -> int:
             hanamikoji("stats", "games.jsonl", "--html", "stats.html", cwd=work)
             shoot(browser, work / "stats.html", "viewer-stats.png", (1000, 640),
                   lambda page: None)
+        if "check" in kinds:
+            sys.path.insert(0, str(ROOT / "tests"))
+            import card_reports
+
+            (work / "report.json").write_text(json.dumps(card_reports.three().to_json()),
+                                              encoding="utf-8")
+            hanamikoji("view", "report.json", cwd=work)
+
+            def failure(page) -> None:  # the engine's failed diff, its game opened
+                page.click("a[href='#card-1-check-2']")
+                page.locator("#card-1-check-2-0 details.failure-game summary").click()
+                page.wait_for_selector("#card-1-check-2-0 [data-replay][data-step]")
+                page.evaluate("document.getElementById('card-1-check-2').scrollIntoView()")
+
+            shoot(browser, work / "report.html", "viewer-check.png", (1300, 640),
+                  lambda page: None)
+            shoot(browser, work / "report.html", "viewer-check-failure.png", (1300, 900),
+                  failure)
         browser.close()
     return 0
 

@@ -276,6 +276,27 @@ HK.gameList = function (main, games) {
   if (first >= 0) open(first);
 };
 
+// A copy button copies the text of the block it names (a reproduction to paste); where the
+// clipboard is refused (a page opened from disk may be), the text is selected for Ctrl+C.
+HK.copy = async function (button) {
+  const source = document.getElementById(button.dataset.copy);
+  const text = source.textContent;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    copied = true;
+  } catch (e) {
+    const range = document.createRange();
+    range.selectNodeContents(source);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    try { copied = document.execCommand("copy"); } catch (e2) { copied = false; }
+  }
+  button.dataset.copied = copied ? "1" : "0";
+  button.textContent = copied ? "Copied" : "Selected: press Ctrl+C";
+};
+
 HK.start = function () {
   const data = (HK.data = JSON.parse(document.getElementById("hk-data").textContent));
   const main = document.getElementById("main");
@@ -289,6 +310,9 @@ HK.start = function () {
     const details = spot.closest("details");
     const mount = () => { if (!spot.dataset.mounted) { spot.dataset.mounted = "1"; HK.active = new Replay(spot, data.games[i], i, step); } };
     if (details && !details.open) details.addEventListener("toggle", mount, {once: true}); else mount();
+  }
+  for (const button of document.querySelectorAll("button.copy")) {
+    button.addEventListener("click", () => HK.copy(button));
   }
   document.addEventListener("keydown", HK.key);
   document.body.dataset.ready = "1";
