@@ -135,6 +135,8 @@ class _Plan:
     limit_ms: float
     #: What the module exports, as the runner said it (the name and where of each function).
     exported: dict[str, Any] = attrs.field(factory=dict)
+    #: Whether a call (its task and case) failed alone in a fresh process, as found so far.
+    tried: dict[tuple[str, str], bool] = attrs.field(factory=dict, eq=False)
 
     def argv(self, calls: int | None) -> list[str]:
         more = [] if calls is None else ["--calls", str(calls)]
@@ -300,9 +302,16 @@ def _lines(process: subprocess.Popen[bytes], bound: Any) -> Iterator[bytes | Non
 
 def _end(process: subprocess.Popen[bytes], *, stop: bool) -> int:
     """End the run's process and all it started (at once when ``stop``), and its return code:
-    the runner's (the keeper ends as it did)."""
+    the runner's (the keeper ends as it did). The keeper is asked with SIGTERM, and ends every
+    descendant, even one that left the group; without it, the group is killed."""
     if stop:
-        signal_group(process.pid, signal.SIGKILL)
+        if keeper.AVAILABLE:
+            try:
+                process.send_signal(signal.SIGTERM)
+            except OSError:
+                pass
+        else:
+            signal_group(process.pid, signal.SIGKILL)
     try:
         code = process.wait(timeout=LOAD_BOUND)
     except subprocess.TimeoutExpired:
@@ -388,27 +397,30 @@ def _task_checks(plan: _Plan, run: _Run, calls: int | None) -> list[Check]:
                 f"not run: the process ended during call {run.last_call + 1}, of "
                 f"{run.tasks[-1].task if run.tasks else 'loading'}")))
             continue
-        failures = [_failure(plan, task, d, calls) for d in task.details]
+        alone: list[bool] = []  # whether the check's first failure fails alone
+        failures = [_failure(plan, task, d, calls, alone) for d in task.details]
         failed = task.failed
         if task is dying:
             failed += 1
             if len(failures) < MAX_FAILURES:
-                failures.append(_death(plan, run, task, calls))
+                failures.append(_death(plan, run, task, calls, alone))
         checks.append(Check(check_id, _title(course, task, calls), passed=task.passed,
                             failed=failed, failures=failures[:MAX_FAILURES],
                             timing=Timing.of(task.times, plan.limit_ms)))
     return checks
 
 
-def _failure(plan: _Plan, task: _Task, detail: dict[str, Any], calls: int | None) -> Failure:
+def _failure(plan: _Plan, task: _Task, detail: dict[str, Any], calls: int | None,
+             alone: list[bool]) -> Failure:
     request = str(detail["request"])
     return Failure(f"{request}: {detail['message']}", call=int(detail["call"]), request=request,
                    expected=detail.get("expected"), got=detail.get("got"),
                    rule=detail.get("rule"),
-                   reproduction=_reproduction(plan, task, detail, calls))
+                   reproduction=_reproduction(plan, task, detail, calls, alone))
 
 
-def _death(plan: _Plan, run: _Run, task: _Task, calls: int | None) -> Failure:
+def _death(plan: _Plan, run: _Run, task: _Task, calls: int | None,
+           alone: list[bool]) -> Failure:
     """The call a process died in (or stopped answering in): the call after the last it
     finished, the case after."""
     made = task.passed + task.failed
@@ -422,7 +434,7 @@ def _death(plan: _Plan, run: _Run, task: _Task, calls: int | None) -> Failure:
     detail = {"call": run.last_call + 1, "case": made % task.cases, "request": request}
     return Failure(f"{request}: {what}", call=run.last_call + 1, request=request,
                    stderr=run.stderr, exit=run.status,
-                   reproduction=_reproduction(plan, task, detail, calls))
+                   reproduction=_reproduction(plan, task, detail, calls, alone))
 
 
 # --- reproductions ------------------------------------------------------------------------------
@@ -457,13 +469,17 @@ def _arguments(course: str, case: dict[str, Any]) -> str:
     return f"{json.dumps(case['history'])}, {json.dumps(case['hand'])}, {_board(case['board'])}"
 
 
-def _reproduction(plan: _Plan, task: _Task, detail: dict[str, Any],
-                  calls: int | None) -> Reproduction:
-    """The lines of JavaScript that make the one call, if it fails alone in a fresh process
-    (tried here); else the commands that make every call of the run up to it."""
+def _reproduction(plan: _Plan, task: _Task, detail: dict[str, Any], calls: int | None,
+                  alone: list[bool]) -> Reproduction:
+    """The lines of JavaScript that make the one call, if it fails alone in a fresh process;
+    else the commands that make every call of the run up to it. The check's first failure is
+    tried alone (a fresh process for that one call; a first call needs no try); the others of
+    the check are taken to be of the same kind, as faults of one module mostly are."""
     case = _case(task.task, int(detail["case"]), plan)
     call = int(detail["call"])
-    if call == 1 or _fails_alone(plan, task.task, case):
+    if not alone:
+        alone.append(call == 1 or _fails_alone(plan, task.task, case))
+    if alone[0]:
         return Reproduction("javascript", _snippet(plan, task, case),
                             note=_note(detail))
     return Reproduction("sh", plan.command(calls), note=(
@@ -499,12 +515,17 @@ def _snippet(plan: _Plan, task: _Task, case: dict[str, Any]) -> str:
 
 
 def _fails_alone(plan: _Plan, course: str, case: dict[str, Any]) -> bool:
-    """Whether the call fails in a fresh process, as the first and only call of the run."""
-    with tempfile.TemporaryDirectory(prefix="hanamikoji-call-") as scratch:
-        folder = pathlib.Path(scratch)
-        for task, file in FILES.items():
-            tests = [case] if task == course else []
-            (folder / file).write_text(json.dumps({"tests": tests}), encoding="utf-8")
-        alone = attrs.evolve(plan, folders=[folder])
-        run = _run(alone.argv(None), plan.limit_ms)
-    return run.died or any(task.failed for task in run.tasks)
+    """Whether the call fails in a fresh process, as the first and only call of the run
+    (asked once a check of the module: the vectors' run and the long run often fail first on
+    the same case)."""
+    key = (course, json.dumps(case, sort_keys=True))
+    if key not in plan.tried:
+        with tempfile.TemporaryDirectory(prefix="hanamikoji-call-") as scratch:
+            folder = pathlib.Path(scratch)
+            for task, file in FILES.items():
+                tests = [case] if task == course else []
+                (folder / file).write_text(json.dumps({"tests": tests}), encoding="utf-8")
+            alone = attrs.evolve(plan, folders=[folder])
+            run = _run(alone.argv(None), plan.limit_ms)
+        plan.tried[key] = run.died or any(task.failed for task in run.tasks)
+    return plan.tried[key]
