@@ -7,7 +7,6 @@ must make the failing call again. These tests need Node (18 or later)."""
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import re
 import shutil
