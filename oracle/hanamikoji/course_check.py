@@ -86,7 +86,7 @@ def check_module(path: str, *, name: str | None = None, seed: int = 0, calls: in
         if bot and _exports(checks, "T3"):
             checks += bot_checks(path, name=label, seed=seed, calls=calls, deals=deals,
                                  limit_ms=limit_ms)
-    return Card(label, "module", str(path), checks)
+    return Card(label, "module", str(path), tuple(checks))
 
 
 def bot_checks(path: str, *, name: str, seed: int, calls: int, deals: int,
@@ -367,9 +367,9 @@ def _load_check(plan: _Plan, run: _Run) -> Check:
         message = f"the process ended while loading {plan.path}: {run.status}"
     reproduction = Reproduction("sh", f"node {shlex.quote(str(RUNNER))} "
                                       f"{shlex.quote(plan.path)} buaa-vectors")
-    return Check("load", title, failed=1, failures=[Failure(
+    return Check("load", title, failed=1, failures=(Failure(
         message, stderr=None if run.error else run.stderr,
-        exit=None if run.error else run.status, reproduction=reproduction)])
+        exit=None if run.error else run.status, reproduction=reproduction),))
 
 
 def _title(course: str, task: _Task | None, calls: int | None) -> str:
@@ -405,7 +405,7 @@ def _task_checks(plan: _Plan, run: _Run, calls: int | None) -> list[Check]:
             if len(failures) < MAX_FAILURES:
                 failures.append(_death(plan, run, task, calls, alone))
         checks.append(Check(check_id, _title(course, task, calls), passed=task.passed,
-                            failed=failed, failures=failures[:MAX_FAILURES],
+                            failed=failed, failures=tuple(failures[:MAX_FAILURES]),
                             timing=Timing.of(task.times, plan.limit_ms)))
     return checks
 
