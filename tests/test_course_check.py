@@ -126,8 +126,7 @@ def test_a_crash_on_the_46th_call_is_named_with_its_message(tmp_path):
     assert first.message.endswith("): threw abort: at ~lib/rt/itcms.ts:128")
     assert [c.name for c in found["card"].checks if c.status == "skip"] == [
         "t1", "t2", "calls-t1", "calls-t2"]
-    assert found["t1"].skipped == ("the module does not export hanamikoji_judge (nor "
-                                   "HanamikojiJudge, hanamikojiJudge)")
+    assert found["t1"].skipped == "not exported (nor as HanamikojiJudge, hanamikojiJudge)"
     reproduction = first.reproduction
     assert reproduction.language == "sh" and "--calls 200" in reproduction.text
     (tmp_path / "buaa-vectors").symlink_to(ROOT / "tests" / "vectors" / "buaa")
@@ -284,3 +283,22 @@ def test_the_runner_ships_with_the_package():
     for path in (course_check.RUNNER, course_check.SHIM, course_check.COURSE / "buaa_module.mjs"):
         assert path.is_file(), path
     assert sys.modules["hanamikoji.oracle.hanamikoji.course_check"].__file__ is not None
+
+
+@needs_node
+def test_the_cards_on_buaa_md_are_check_modules(monkeypatch):
+    """docs/buaa.md shows the cards `hanamikoji check MODULE --calls 1000` prints, as the
+    summary of check_module's card. Until the command is wired (helper chk's), this reads each
+    block and makes its card from the library; the bot's rows (check_bot) are not shown yet."""
+    doc = (ROOT / "docs" / "buaa.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^\$ hanamikoji check (\S+) --calls 1000( \| grep -v \"\^      node \")?"
+                        r"\n(.*?)```", doc, re.S | re.M)
+    assert len(blocks) == 2
+    monkeypatch.chdir(ROOT)  # the page's paths are the checkout's
+    for path, grep, shown in blocks:
+        card = check_module(path, calls=1000, bot=False)
+        printed = Report("hanamikoji", {}, 0, "test", [card]).summary() + "\n"
+        if grep:
+            printed = "".join(line for line in printed.splitlines(keepends=True)
+                              if not line.startswith("      node "))
+        assert printed == shown, path

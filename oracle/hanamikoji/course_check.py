@@ -384,12 +384,12 @@ def _task_checks(plan: _Plan, run: _Run, calls: int | None) -> list[Check]:
     checks = []
     ran = {task.task: task for task in run.tasks}
     dying = run.dying_task()
-    for id, course, function in TASKS:
+    for id, course, _ in TASKS:
         check_id = id if calls is None else f"calls-{id}"
         if run.exported is not None and not run.exported.get(course):
             others = ", ".join(OTHER_NAMES[course])
             checks.append(Check(check_id, _title(course, None, calls), skipped=(
-                f"the module does not export {function} (nor {others})")))
+                f"not exported (nor as {others})")))
             continue
         task = ran.get(course)
         if task is None:
