@@ -302,3 +302,24 @@ def test_the_cards_on_buaa_md_are_check_modules(monkeypatch):
             printed = "".join(line for line in printed.splitlines(keepends=True)
                               if not line.startswith("      node "))
         assert printed == shown, path
+
+
+@needs_node
+def test_a_module_that_ends_the_process_is_named_by_its_call(tmp_path):
+    """process.exit(0) in the module's 7th call: the failure is that call, with the exit code
+    the module gave (not the runner's 1)."""
+    leaving = module(tmp_path, "let calls = 0;\nexport function hanamikoji_action(h, c, b) {\n"
+                               "  if (++calls === 7) process.exit(0);\n"
+                               "  return correct.hanamikoji_action(h, c, b);\n}\n")
+    t3 = checked(leaving, calls=1)["t3"]
+    assert counts(t3) == ("fail", 6, 1)
+    assert (t3.failures[0].call, t3.failures[0].exit) == (7, "exit code 0")
+    assert t3.failures[0].message.endswith("): the process ended during the call (exit code 0)")
+
+
+@needs_node
+def test_a_webassembly_trap_after_many_calls_is_named_with_its_call():
+    found = checked(JS / "t3-wasm-traps-at-call-46.mjs", calls=60)
+    first = found["calls-t3"].failures[0]
+    assert counts(found["calls-t3"]) == ("fail", 45, 15)
+    assert first.call == 46 and first.message.endswith("): threw RuntimeError: unreachable")

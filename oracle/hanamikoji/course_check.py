@@ -37,8 +37,8 @@ from typing import IO, Any, Iterator, Sequence
 
 import attrs
 
-from hanamikoji.oracle.core.check import MAX_FAILURES, Card, Check, Failure, Reproduction, \
-    Timing, tail
+from hanamikoji.oracle.core.check import MAX_FAILURES, STDERR_TAIL, Card, Check, Failure, \
+    Reproduction, Timing, tail
 from hanamikoji.oracle.hanamikoji import buaa_tasks
 from hanamikoji.runtime import keeper
 from hanamikoji.runtime.base import UsageError
@@ -181,7 +181,7 @@ class _Task:
 class _Run:
     """A run of the runner: the module's exports, each task's calls, and how it ended: ``end``
     (the runner finished), ``error`` (its planned stop: the module or vectors unreadable),
-    else the process died (``ended``: its exit code as the module left it, ``stopped``: it
+    else the process died (``ended``: the exit code the module ended it with, ``stopped``: it
     stopped answering and was stopped), with its exit status and stderr's end."""
 
     exported: dict[str, Any] | None = None
@@ -191,6 +191,7 @@ class _Run:
     status: str | None = None
     stderr: str | None = None
     stopped: float | None = None
+    ended: int | None = None
     last_call: int = 0
 
     def take(self, event: dict[str, Any]) -> None:
@@ -199,7 +200,9 @@ class _Run:
         elif "task" in event:
             self.tasks.append(_Task(event["task"], event["function"], event["cases"],
                                     event["calls"], self.last_call + 1))
-        elif "call" in event and "ended" not in event:
+        elif "ended" in event:
+            self.ended = int(event["ended"])
+        elif "call" in event:
             self.last_call = event["call"]
             task = self.tasks[-1]
             task.times.append(float(event["ms"]))
@@ -233,6 +236,7 @@ def _run(argv: Sequence[str], limit_ms: float) -> _Run:
     call_bound = 3 * limit_ms / 1000 + 1
     with tempfile.TemporaryFile() as errors:
         process = _launch(argv, errors)
+        read = False  # read to its end (else stopped, or interrupted: Ctrl-C)
         try:
             for line in _lines(process, lambda: call_bound if run.exported else LOAD_BOUND):
                 if line is None:
@@ -244,12 +248,16 @@ def _run(argv: Sequence[str], limit_ms: float) -> _Run:
                     continue
                 if isinstance(event, dict):
                     run.take(event)
+            else:
+                read = True
         finally:
-            code = _end(process, stop=run.stopped is not None)
-        errors.seek(max(0, errors.seek(0, os.SEEK_END) - 4 * 4096))
+            code = _end(process, stop=not read)
+        errors.seek(max(0, errors.seek(0, os.SEEK_END) - STDERR_TAIL))
         run.stderr = tail(errors.read())
     if run.stopped is not None:
         run.status = "stopped by the checker"
+    elif run.ended is not None:  # the module ended the process itself (process.exit)
+        run.status = f"exit code {run.ended}"
     elif run.died:
         run.status = _status(code)
     return run
