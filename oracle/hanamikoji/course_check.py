@@ -26,14 +26,13 @@ import functools
 import json
 import os
 import pathlib
-import selectors
 import shlex
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
-from typing import IO, Any, Iterator, Sequence
+from typing import IO, Any, Sequence
 
 import attrs
 
@@ -55,6 +54,8 @@ LIMIT_MS = 2000.0
 #: Seconds a module has to load before its first word (a safety net: a WebAssembly module
 #: compiles at import, on a loaded machine too).
 LOAD_BOUND = 60.0
+#: Seconds between two looks at a run's report, to see that it grows.
+POLL = 0.05
 #: The course's tasks: (check ID, the course's name, the function's first name).
 TASKS = (("t1", "T1", "hanamikoji_judge"), ("t2", "T2", "calc_current_state"),
          ("t3", "T3", "hanamikoji_action"))
@@ -230,28 +231,29 @@ class _Run:
 
 
 def _run(argv: Sequence[str], limit_ms: float) -> _Run:
-    """Run the runner, reading its lines as they come; a process silent for longer than a call
-    may take (three times the limit, and a second) is stopped."""
+    """Run the runner, its report going to a file: Node writes to a file at once, where it
+    queues what a busy pipe has not taken, and a process that aborts loses its queue (a loaded
+    machine lost a hundred calls' lines before a crash). A process whose report has not grown
+    for longer than a call may take (three times the limit, and a second) is stopped."""
     run = _Run()
     call_bound = 3 * limit_ms / 1000 + 1
-    with tempfile.TemporaryFile() as errors:
-        process = _launch(argv, errors)
-        read = False  # read to its end (else stopped, or interrupted: Ctrl-C)
+    with tempfile.TemporaryFile() as report, tempfile.TemporaryFile() as errors:
+        process = _launch(argv, report, errors)
+        finished = False  # ended by itself (else stopped, or interrupted: Ctrl-C)
         try:
-            for line in _lines(process, lambda: call_bound if run.exported else LOAD_BOUND):
-                if line is None:
-                    run.stopped = call_bound if run.exported else LOAD_BOUND
-                    break
-                try:
-                    event = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(event, dict):
-                    run.take(event)
-            else:
-                read = True
+            stopped = _watch(process, report, call_bound)
+            finished = stopped is None
         finally:
-            code = _end(process, stop=not read)
+            code = _end(process, stop=not finished)
+        report.seek(0)
+        for line in report.read().split(b"\n"):
+            try:
+                event = json.loads(line)
+            except ValueError:  # a line cut short, or none
+                continue
+            if isinstance(event, dict):
+                run.take(event)
+        run.stopped = stopped
         errors.seek(max(0, errors.seek(0, os.SEEK_END) - STDERR_TAIL))
         run.stderr = tail(errors.read())
     if run.stopped is not None:
@@ -263,13 +265,14 @@ def _run(argv: Sequence[str], limit_ms: float) -> _Run:
     return run
 
 
-def _launch(argv: Sequence[str], errors: IO[bytes]) -> subprocess.Popen[bytes]:
+def _launch(argv: Sequence[str], report: IO[bytes], errors: IO[bytes]
+            ) -> subprocess.Popen[bytes]:
     """Start the runner in a session of its own, under the keeper where there is one, so
     nothing the module starts outlives the run."""
     status = os.pipe() if keeper.AVAILABLE else None
     command = list(argv) if status is None else keeper.argv(status[1], argv, grace=0)
     with sigint_deferred():
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=report,
                                    stderr=errors, start_new_session=True,
                                    pass_fds=() if status is None else (status[1],))
     if status is not None:
@@ -281,31 +284,23 @@ def _launch(argv: Sequence[str], errors: IO[bytes]) -> subprocess.Popen[bytes]:
     return process
 
 
-def _lines(process: subprocess.Popen[bytes], bound: Any) -> Iterator[bytes | None]:
-    """The lines of the process's output as they come; None (then the end) when none came for
-    ``bound()`` seconds."""
-    assert process.stdout is not None
-    fd = process.stdout.fileno()
-    buffer = b""
-    with selectors.DefaultSelector() as selector:
-        selector.register(fd, selectors.EVENT_READ)
-        while True:
-            deadline = time.monotonic() + bound()
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    yield None
-                    return
-                if selector.select(left):
-                    break
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                if buffer:
-                    yield buffer
-                return
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            yield from lines
+def _watch(process: subprocess.Popen[bytes], report: IO[bytes],
+           call_bound: float) -> float | None:
+    """Wait for the process to end; the bound it missed (None: none), when its report did not
+    grow for ``call_bound`` seconds (:data:`LOAD_BOUND` before its first line)."""
+    size, grew = 0, time.monotonic()
+    while True:
+        try:
+            process.wait(timeout=POLL)
+            return None
+        except subprocess.TimeoutExpired:
+            pass
+        now, seen = time.monotonic(), os.fstat(report.fileno()).st_size
+        if seen != size:
+            size, grew = seen, now
+        bound = call_bound if size else LOAD_BOUND
+        if now - grew > bound:
+            return bound
 
 
 def _end(process: subprocess.Popen[bytes], *, stop: bool) -> int:
@@ -326,8 +321,6 @@ def _end(process: subprocess.Popen[bytes], *, stop: bool) -> int:
         signal_group(process.pid, signal.SIGKILL)
         code = process.wait()
     signal_group(process.pid, signal.SIGKILL)  # whatever the module left in the group
-    assert process.stdout is not None
-    process.stdout.close()
     return code
 
 
