@@ -323,3 +323,24 @@ def test_a_webassembly_trap_after_many_calls_is_named_with_its_call():
     first = found["calls-t3"].failures[0]
     assert counts(found["calls-t3"]) == ("fail", 45, 15)
     assert first.call == 46 and first.message.endswith("): threw RuntimeError: unreachable")
+
+
+@needs_node
+def test_nothing_the_module_starts_outlives_the_check(tmp_path):
+    """A module that starts a detached child at import (a session of its own) and runs to the
+    end: each run's child is ended with it."""
+    pidfile = tmp_path / "children.pid"
+    spawns = module(tmp_path, (
+        'import { spawn } from "node:child_process";\n'
+        'import { appendFileSync } from "node:fs";\n'
+        "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'],\n"
+        "                    { detached: true, stdio: 'ignore' });\n"
+        "child.unref();\n"
+        f"appendFileSync({json.dumps(str(pidfile))}, `${{child.pid}}\\n`);\n"
+        "export const hanamikoji_action = correct.hanamikoji_action;\n"))
+    assert checked(spawns, calls=1)["card"].ok
+    children = [int(pid) for pid in pidfile.read_text().split()]
+    assert len(children) == 2  # the vectors' run and the long run
+    for child in children:
+        status = pathlib.Path(f"/proc/{child}/status")
+        assert not status.exists() or "zombie" in status.read_text().lower(), child
