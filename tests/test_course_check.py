@@ -6,7 +6,9 @@ must make the failing call again. These tests need Node (18 or later)."""
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -16,7 +18,7 @@ import sys
 import pytest
 
 from hanamikoji.oracle.core.check import SCHEMA, Report
-from hanamikoji.oracle.hanamikoji import buaa_tasks, course_check
+from hanamikoji.oracle.hanamikoji import course_check
 from hanamikoji.oracle.hanamikoji.course_check import check_module
 from hanamikoji.runtime.base import UsageError
 
@@ -28,11 +30,40 @@ needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: a c
                                                      "is run with Node")
 
 
+@pytest.fixture(autouse=True)
+def committed_vectors(monkeypatch):
+    """The committed vectors read from tests/vectors/buaa, not made again (two seconds of
+    T1's reachable boards): test_buaa_tasks.py checks they are what buaa_tasks.files() writes,
+    byte for byte."""
+    made = course_check._documents
+
+    def documents(cases, seed):
+        if cases is None and seed is None:
+            folder = ROOT / "tests" / "vectors" / "buaa"
+            return {name: (folder / name).read_text(encoding="utf-8")
+                    for name in ("t1.json", "t2.json", "t3.json")}
+        return made(cases, seed)
+
+    monkeypatch.setattr(course_check, "_documents", documents)
+
+
 def checked(path: pathlib.Path | str, **options) -> dict:
     """The card of ``path``, its checks by ID (the bot's left out: helper chk's)."""
     options = {"calls": 100, "bot": False, **options}
     card = check_module(str(path), **options)
     return {"card": card, **{c.name: c for c in card.checks}}
+
+
+@functools.lru_cache(maxsize=None)
+def page_card(path: str):
+    """The card of a module docs/buaa.md names by its path from the checkout, as the page
+    makes it (``--calls 1000``); made once for the tests that read it."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        return check_module(path, calls=1000, bot=False)
+    finally:
+        os.chdir(cwd)
 
 
 def module(tmp_path: pathlib.Path, body: str, name: str = "module.mjs") -> pathlib.Path:
@@ -60,14 +91,15 @@ def counts(check) -> tuple[str, int, int]:
 
 @needs_node
 def test_a_correct_module_passes_every_check():
-    found = checked(CORRECT)
+    card = page_card("tests/buaa/correct.mjs")
+    found = {"card": card, **{c.name: c for c in card.checks}}
     assert found["card"].ok
     assert [c.name for c in found["card"].checks] == ["load", "t1", "t2", "t3", "calls-t1",
                                                       "calls-t2", "calls-t3"]
     for id, file in (("t1", "t1.json"), ("t2", "t2.json"), ("t3", "t3.json")):
         assert counts(found[id]) == ("pass", len(committed(file)), 0)
-        assert counts(found[f"calls-{id}"]) == ("pass", 100, 0)
-        assert found[f"calls-{id}"].timing.calls == 100
+        assert counts(found[f"calls-{id}"]) == ("pass", 1000, 0)
+        assert found[f"calls-{id}"].timing.calls == 1000
         assert found[f"calls-{id}"].timing.limit == 2000
     assert found["load"].title.endswith(": T1 hanamikoji_judge, T2 calc_current_state, "
                                         "T3 hanamikoji_action")
@@ -77,9 +109,9 @@ def test_a_correct_module_passes_every_check():
 def test_the_cases_asked_for_come_after_the_committed_ones():
     """``cases`` more T2 and T3 cases of ``seed`` (``vectors --cases``), T1's file the same."""
     found = checked(CORRECT, cases=30, seed=5, calls=1)
-    more = buaa_tasks.files(30, 5)
+    more = course_check._documents(30, 5)  # buaa_tasks.files(30, 5), as the check wrote it
     for id, file in (("t2", "t2.json"), ("t3", "t3.json")):
-        assert found[id].passed == len(committed(file)) + len(more[file]["tests"])
+        assert found[id].passed == len(committed(file)) + len(json.loads(more[file])["tests"])
     assert found["t1"].passed == 6561
 
 
@@ -117,9 +149,10 @@ def test_a_crash_on_the_46th_call_is_named_with_its_message(tmp_path):
     """The real case: the module aborts from its 46th call on, in one long-lived process. The
     call alone, in a fresh process, passes: the reproduction is the commands that make all 46
     calls, and run as pasted they name call 46 with the abort."""
-    found = checked(JS / "t3-crashes-at-call-46.mjs", calls=200)
+    card = page_card("tests/js/t3-crashes-at-call-46.mjs")  # as docs/buaa.md shows it
+    found = {"card": card, **{c.name: c for c in card.checks}}
     calls = found["calls-t3"]
-    assert counts(calls) == ("fail", 45, 155)
+    assert counts(calls) == ("fail", 45, 955)
     first = calls.failures[0]
     assert first.call == 46
     assert first.message.startswith("hanamikoji_action(")
@@ -128,8 +161,9 @@ def test_a_crash_on_the_46th_call_is_named_with_its_message(tmp_path):
         "t1", "t2", "calls-t1", "calls-t2"]
     assert found["t1"].skipped == "not exported (nor as HanamikojiJudge, hanamikojiJudge)"
     reproduction = first.reproduction
-    assert reproduction.language == "sh" and "--calls 200" in reproduction.text
+    assert reproduction.language == "sh" and "--calls 1000" in reproduction.text
     (tmp_path / "buaa-vectors").symlink_to(ROOT / "tests" / "vectors" / "buaa")
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
     (last,) = [line for line in reproduction.text.splitlines() if line.startswith("node ")]
     done = subprocess.run(["bash", "-c", last], cwd=tmp_path, capture_output=True, text=True,
                           timeout=60)
@@ -222,7 +256,7 @@ def test_a_call_that_never_returns_is_stopped(tmp_path):
         "    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'],\n"
         "                        { detached: true, stdio: 'ignore' });\n"
         f"    writeFileSync({json.dumps(str(pidfile))}, String(child.pid));\n"
-        "    for (;;);\n"
+        "    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);  // forever, idle\n"
         "  }\n"
         "  return correct.hanamikoji_action(h, c, b);\n}\n"))
     card = check_module(str(hangs), calls=1, limit_ms=100, bot=False)
@@ -255,7 +289,7 @@ def test_a_module_that_does_not_load_is_a_failed_load_check(tmp_path):
 @needs_node
 def test_the_card_is_valid_report_json():
     jsonschema = pytest.importorskip("jsonschema")
-    card = checked(JS / "t3-crashes-at-call-46.mjs")["card"]
+    card = page_card("tests/js/t3-crashes-at-call-46.mjs")
     report = Report("hanamikoji", {"variant": "italian-three-rounds"}, 0, "test", [card])
     jsonschema.validate(report.to_json(), SCHEMA)
 
@@ -286,7 +320,7 @@ def test_the_runner_ships_with_the_package():
 
 
 @needs_node
-def test_the_cards_on_buaa_md_are_check_modules(monkeypatch):
+def test_the_cards_on_buaa_md_are_check_modules():
     """docs/buaa.md shows the cards `hanamikoji check MODULE --calls 1000` prints, as the
     summary of check_module's card. Until the command is wired (helper chk's), this reads each
     block and makes its card from the library; the bot's rows (check_bot) are not shown yet."""
@@ -294,9 +328,8 @@ def test_the_cards_on_buaa_md_are_check_modules(monkeypatch):
     blocks = re.findall(r"^\$ hanamikoji check (\S+) --calls 1000( \| grep -v \"\^      node \")?"
                         r"\n(.*?)```", doc, re.S | re.M)
     assert len(blocks) == 2
-    monkeypatch.chdir(ROOT)  # the page's paths are the checkout's
     for path, grep, shown in blocks:
-        card = check_module(path, calls=1000, bot=False)
+        card = page_card(path)
         printed = Report("hanamikoji", {}, 0, "test", [card]).summary() + "\n"
         if grep:
             printed = "".join(line for line in printed.splitlines(keepends=True)
