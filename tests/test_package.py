@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -83,3 +84,22 @@ def test_the_wheel_ships_the_library_and_no_tests(tmp_path):
     tests = [n for n in modules if n.rsplit("/", 1)[-1].startswith("test_")
              or n.endswith("conftest.py")]
     assert tests == [], tests
+    # hanamikoji check MODULE runs the course's runner, loader and bot shim with Node: package
+    # data, and the runner runs from the wheel's files alone (given the vectors' folder)
+    course = "hanamikoji/oracle/hanamikoji/course/"
+    shipped = {course + name for name in ("buaa_check.mjs", "buaa_module.mjs", "buaa_bot.mjs")}
+    assert shipped <= set(names), sorted(shipped - set(names))
+    if shutil.which("node") is None:
+        return
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(wheel).extractall(unpacked, members=sorted(shipped))
+    done = subprocess.run(["node", str(unpacked / course / "buaa_check.mjs"),
+                           str(ROOT / "tests" / "buaa" / "correct.mjs"),
+                           str(ROOT / "tests" / "vectors" / "buaa")],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "6649 passed, 0 failed\n", "")
+    alone = subprocess.run(["node", str(unpacked / course / "buaa_check.mjs"),
+                            str(ROOT / "tests" / "buaa" / "correct.mjs")],
+                           capture_output=True, text=True, timeout=120)
+    assert alone.returncode == 2 and alone.stderr.startswith(
+        "buaa_check.mjs: no VECTORS_DIR given, and no checkout's tests/vectors/buaa")

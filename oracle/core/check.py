@@ -135,6 +135,11 @@ class Timing:
                 f"99% {self.p99:.2f} ms, longest {self.longest:.2f} ms{limit}")
 
 
+def _failures(failures: Iterable[Failure]) -> tuple[Failure, ...]:
+    """A check's failures as a tuple (a typed converter: mypy cannot type ``tuple`` as one)."""
+    return tuple(failures)
+
+
 @attrs.frozen
 class Check:
     """One check of a target: ``name`` a stable ID (``vectors``, ``perft``, ``diff``, ``leaks``,
@@ -148,7 +153,7 @@ class Check:
     title: str
     passed: int = 0
     failed: int = 0
-    failures: tuple[Failure, ...] = attrs.field(default=(), converter=tuple)
+    failures: tuple[Failure, ...] = attrs.field(default=(), converter=_failures)
     timing: Timing | None = None
     skipped: str | None = None
 
@@ -185,6 +190,11 @@ class Check:
         return f"{self.name:<10}  {word}  {self.passed} passed, {self.failed} failed: {self.title}"
 
 
+def _checks(checks: Iterable[Check]) -> tuple[Check, ...]:
+    """A card's checks as a tuple (a typed converter, as :func:`_failures`)."""
+    return tuple(checks)
+
+
 @attrs.frozen
 class Card:
     """A target's report card: its ``name`` (a column of the side-by-side page), its ``kind``
@@ -194,7 +204,7 @@ class Card:
     name: str
     kind: str = attrs.field(validator=attrs.validators.in_(KINDS))
     target: str
-    checks: tuple[Check, ...] = attrs.field(converter=tuple)
+    checks: tuple[Check, ...] = attrs.field(converter=_checks)
 
     @property
     def ok(self) -> bool:
