@@ -1068,7 +1068,12 @@ class DiffGame:
         if self.game.current_player(state) == CHANCE:
             if self.engine.general:
                 return chance_request(self.game, decision)
-            return self.hooks.chance_request(decision)
+            try:
+                return self.hooks.chance_request(decision)
+            except (AttributeError, TypeError, ValueError):
+                # A probe of a player's decision where chance is due (a vectors case): a
+                # game's own chance request cannot carry it; it goes as the decision it is.
+                pass
         return {"op": "apply", "decision": self.game.decision_to_json(decision)}
 
     def send(self, state: Any, decision: Any) -> Any:
