@@ -99,6 +99,12 @@ class Failure:
                 "minimized": self.minimized}
 
 
+def _failures(items: Iterable[Failure]) -> tuple[Failure, ...]:
+    """A check's failures as a tuple (a typed converter: mypy's attrs plugin reads
+    ``converter=tuple`` as a tuple of nothing it can check, and refuses a list)."""
+    return tuple(items)
+
+
 @attrs.frozen
 class Timing:
     """Time per call of a check, in milliseconds, against the limit a call has (None: none):
@@ -148,7 +154,7 @@ class Check:
     title: str
     passed: int = 0
     failed: int = 0
-    failures: tuple[Failure, ...] = attrs.field(default=(), converter=tuple)
+    failures: tuple[Failure, ...] = attrs.field(default=(), converter=_failures)
     timing: Timing | None = None
     skipped: str | None = None
 
@@ -185,6 +191,10 @@ class Check:
         return f"{self.name:<10}  {word}  {self.passed} passed, {self.failed} failed: {self.title}"
 
 
+def _checks(items: Iterable[Check]) -> tuple[Check, ...]:
+    return tuple(items)
+
+
 @attrs.frozen
 class Card:
     """A target's report card: its ``name`` (a column of the side-by-side page), its ``kind``
@@ -194,7 +204,7 @@ class Card:
     name: str
     kind: str = attrs.field(validator=attrs.validators.in_(KINDS))
     target: str
-    checks: tuple[Check, ...] = attrs.field(converter=tuple)
+    checks: tuple[Check, ...] = attrs.field(converter=_checks)
 
     @property
     def ok(self) -> bool:
@@ -226,7 +236,16 @@ class Card:
             if first.reproduction is not None:
                 lines.append(f"    to reproduce ({first.reproduction.language}):")
                 lines += [f"      {line}" for line in first.reproduction.text.splitlines()]
+            # The others in a line each (a check that keeps going, as diff's, may have found
+            # several defects); report.json has each one's reproduction.
+            for other in check.failures[1:]:
+                where = "" if other.call is None else f" (call {other.call})"
+                lines.append(f"  {check.name}, also{where}: {other.message}")
         return lines
+
+
+def _cards(items: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(items)
 
 
 @attrs.frozen
@@ -238,7 +257,7 @@ class Report:
     options: Mapping[str, Any]
     seed: int
     toolkit: str
-    cards: tuple[Card, ...] = attrs.field(converter=tuple)
+    cards: tuple[Card, ...] = attrs.field(converter=_cards)
 
     @property
     def ok(self) -> bool:

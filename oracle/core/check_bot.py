@@ -160,7 +160,7 @@ def _calls_check(argv: Sequence[str], name: str, game: Game, config: Any, seed: 
         run.close()
     title = (f"{calls} calls in one long-lived process of {name} (started again after a "
              f"crash or a time-out), each answer judged{stopped}")
-    return Check("calls", title, passed, failed, failures, Timing.of(times, limit_ms))
+    return Check("calls", title, passed, failed, tuple(failures), Timing.of(times, limit_ms))
 
 
 def _tournament_check(argv: Sequence[str], name: str, game: Game,
@@ -179,7 +179,7 @@ def _tournament_check(argv: Sequence[str], name: str, game: Game,
                           *[w for k, v in options.items() for w in ("--option", f"{k}={v}")],
                           "--deals", str(deals), "--seed", str(seed), "--decision-time",
                           f"{limit_ms / 1000:g}", "--out", "games"])
-    failures = []
+    failures: list[Failure] = []
     for result in lost[:MAX_FAILURES]:
         forfeit = result.forfeit
         failures.append(Failure(
@@ -190,7 +190,7 @@ def _tournament_check(argv: Sequence[str], name: str, game: Game,
                                       "is this one, its position included")))
     title = (f"tournament: {len(ours)} games against {', '.join(others)} "
              f"({deals} deals, every seating)")
-    return Check("tournament", title, len(ours) - len(lost), len(lost), failures)
+    return Check("tournament", title, len(ours) - len(lost), len(lost), tuple(failures))
 
 
 def check_bot(argv: Sequence[str], *, name: str, game: Game, options: Mapping[str, Any],

@@ -89,7 +89,7 @@ def _vectors_checks(argv: Sequence[str], game: Game, timeout: float,
             continue
         results = cases.select(present).check(list(argv), timeout=timeout)
         counts = results.counts()
-        failures = []
+        failures: list[Failure] = []
         for result in results:
             outcome = result.outcome
             if outcome.status != "fail" or len(failures) == MAX_FAILURES:
@@ -99,8 +99,9 @@ def _vectors_checks(argv: Sequence[str], game: Game, timeout: float,
                                            what=f"case {outcome.id}"))
             else:
                 failures.append(Failure(f"case {outcome.id}: {outcome.message}"))
-        rows.append(Check(name, f"{title} ({len(results)} cases)", counts["pass"],
-                          counts["fail"], failures))
+        skipped = f", {counts['skip']} skipped" if counts["skip"] else ""
+        rows.append(Check(name, f"{title} ({len(results)} cases{skipped})", counts["pass"],
+                          counts["fail"], tuple(failures)))
     return rows
 
 
@@ -116,7 +117,7 @@ def _diff_check(argv: Sequence[str], game: Game, configs: Sequence[Any], options
         found = compare_all(Engine(list(argv), timeout), game, configs, games=games, seed=seed,
                             shrink=SHRINK, groups=MAX_FAILURES)
     by = again(argv, game, options, seed, ["--games", str(games)])
-    failures = []
+    failures: list[Failure] = []
     for group in found.groups:
         what = (f"{group.games} of {games} games diverge so (the first: game "
                 f"{group.first_game})")
@@ -125,7 +126,7 @@ def _diff_check(argv: Sequence[str], game: Game, configs: Sequence[Any], options
     more = f"; {found.more_kinds} more kinds of divergence" if found.more_kinds else ""
     title = (f"diff: {games} seeded games against the reference, every kind of divergence "
              f"shown{more}")
-    return Check("diff", title, games - found.failed, found.failed, failures)
+    return Check("diff", title, games - found.failed, found.failed, tuple(failures))
 
 
 def _leaks_check(argv: Sequence[str], game: Game, options: Mapping[str, Any], seed: int,
@@ -147,7 +148,7 @@ def _leaks_check(argv: Sequence[str], game: Game, options: Mapping[str, Any], se
                       expected=_json(leak.answers[0]), got=_json(leak.answers[1]),
                       reproduction=Reproduction("sh", command, "shows both games and the "
                                                 "answers that differ"))
-    return Check("leaks", title, max(0, report.report.pairs - 1), 1, [failure])
+    return Check("leaks", title, max(0, report.report.pairs - 1), 1, (failure,))
 
 
 def check_engine(argv: Sequence[str], *, game: Game, options: Mapping[str, Any], seed: int,
