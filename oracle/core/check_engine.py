@@ -105,8 +105,9 @@ def _vectors_checks(argv: Sequence[str], game: Game, timeout: float,
     return rows
 
 
-def _diff_check(argv: Sequence[str], game: Game, configs: Sequence[Any], options: Mapping[str, Any],
-                seed: int, games: int, timeout: float) -> Check:
+def _diff_check(argv: Sequence[str], game: Game, configs: Sequence[Any],
+                options: Mapping[str, Any], seed: int, games: int, timeout: float,
+                shrink: int) -> Check:
     """``games`` games against the reference, every distinct divergence shrunk."""
     from hanamikoji.runtime.progress import no_hypothesis_litter
 
@@ -115,7 +116,7 @@ def _diff_check(argv: Sequence[str], game: Game, configs: Sequence[Any], options
 
     with no_hypothesis_litter():
         found = compare_all(Engine(list(argv), timeout), game, configs, games=games, seed=seed,
-                            shrink=SHRINK, groups=MAX_FAILURES)
+                            shrink=shrink, groups=MAX_FAILURES)
     by = again(argv, game, options, seed, ["--games", str(games)])
     failures: list[Failure] = []
     for group in found.groups:
@@ -152,10 +153,11 @@ def _leaks_check(argv: Sequence[str], game: Game, options: Mapping[str, Any], se
 
 
 def check_engine(argv: Sequence[str], *, game: Game, options: Mapping[str, Any], seed: int,
-                 games: int, limit_ms: float) -> list[Check]:
+                 games: int, limit_ms: float, shrink: int | None = None) -> list[Check]:
     """An engine's rows: ``vectors``, ``perft``, ``diff`` (``games`` seeded games, the game's
-    ``options`` fixed and the others drawn per game) and ``leaks`` (``games`` pairs). Each
-    answer is waited for ``limit_ms`` milliseconds. An engine that cannot start at all is
+    ``options`` fixed and the others drawn per game; each kind of divergence shrunk in at
+    most ``shrink`` more games, default :data:`SHRINK`) and ``leaks`` (``games`` pairs). Each answer is waited for
+    ``limit_ms`` milliseconds. An engine that cannot start at all is
     :class:`~hanamikoji.runtime.base.EngineError` (before any row)."""
     from .api import _configs, _engine_error
 
@@ -164,6 +166,7 @@ def check_engine(argv: Sequence[str], *, game: Game, options: Mapping[str, Any],
     found_by = again(argv, game, options, seed)
     rows = _engine_error(lambda: _vectors_checks(argv, game, timeout, found_by))
     rows.append(_engine_error(lambda: _diff_check(argv, game, configs, options, seed, games,
-                                                  timeout)))
+                                                  timeout,
+                                                  SHRINK if shrink is None else shrink)))
     rows.append(_leaks_check(argv, game, options, seed, games, timeout))
     return rows

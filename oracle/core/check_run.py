@@ -162,20 +162,25 @@ def targets_of(modules: Iterable[str] = (), engines: Any = (), bots: Any = ()) -
     return out
 
 
-def _module_card(target: Target, *, game: Game, options: Mapping[str, Any], seed: int,
-                 calls: int, deals: int, limit_ms: float) -> Card:
-    """A course module's card: THE DISPATCH POINT of module targets, to the game's course
-    checker, ``check_module`` of ``hanamikoji.oracle.<game>.course_check`` (the course's
-    tasks detected from the module's exports; its bot played through the shim with
-    :func:`~.check_bot.check_bot`). A game without one has no course modules."""
+def _course_checker(game: Game, path: str | None) -> Any:
+    """The game's course checker, ``hanamikoji.oracle.<game>.course_check``; a
+    :class:`UsageError` naming ``path`` for a game that has none (asked before any check)."""
     module = f"hanamikoji.oracle.{game.name}.course_check"
     try:
         found = importlib.util.find_spec(module) is not None
     except ImportError:
         found = False
     if not found:
-        raise UsageError(f"{target.path}: game {game.name} has no course modules to check")
-    check_module = importlib.import_module(module).check_module
+        raise UsageError(f"{path}: game {game.name} has no course modules to check")
+    return importlib.import_module(module)
+
+
+def _module_card(target: Target, *, game: Game, options: Mapping[str, Any], seed: int,
+                 calls: int, deals: int, limit_ms: float) -> Card:
+    """A course module's card: THE DISPATCH POINT of module targets, to ``check_module`` of
+    the game's course checker (:func:`_course_checker`: the course's tasks detected from the
+    module's exports; its bot played through the shim with :func:`~.check_bot.check_bot`)."""
+    check_module = _course_checker(game, target.path).check_module
     return check_module(target.path, name=target.name, game=game, options=dict(options),
                         seed=seed, calls=calls, deals=deals, limit_ms=limit_ms)
 
@@ -188,6 +193,9 @@ def run(targets: Sequence[Target], *, game: Game, options: Mapping[str, Any], se
     from .check_bot import check_bot
     from .check_engine import check_engine
 
+    for target in targets:
+        if target.kind == "module":
+            _course_checker(game, target.path)  # a usage error before any check runs
     cards = []
     for target in targets:
         limit = LIMIT_MS[target.kind] if limit_ms is None else limit_ms
