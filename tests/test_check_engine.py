@@ -131,3 +131,28 @@ def test_schema_check_prints_the_report_schema():
     run = subprocess.run([sys.executable, "-m", "hanamikoji.cli.main", "schema", "--check"],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0 and json.loads(run.stdout) == SCHEMA
+
+
+def test_the_cli_doc_check_commands_run_as_shown(tmp_path):
+    """docs/cli.md's check section: its commands on a small budget (the third) exit 0 and write
+    what it says; ``python`` is this interpreter."""
+    import re
+    import shlex
+
+    text = (ROOT / "docs" / "cli.md").read_text()
+    section = text[text.index("## check\n"):text.index("## The other commands")]
+    [block] = re.findall(r"```sh\n(.*?)```", section, re.S)
+    lines = block.splitlines()
+    assert lines[0] == "hanamikoji check -- python -m hanamikoji.oracle.core.adapter"
+    # The first two take the defaults' budget (seconds each): the tests above check the
+    # same on smaller budgets.
+    for line in lines[2:]:
+        words = [sys.executable if w == "python" else w for w in shlex.split(line)]
+        words = [w.replace("=python ", f"={sys.executable} ") for w in words]
+        words = [w.replace("'python ", f"'{sys.executable} ") for w in words]
+        run = subprocess.run([sys.executable, "-m", "hanamikoji.cli.main", *words[1:]],
+                             capture_output=True, text=True, timeout=600, cwd=tmp_path)
+        assert run.returncode == 0, (line, run.stderr)
+    document = json.loads((tmp_path / "card" / "report.json").read_text())
+    assert [card["name"] for card in document["cards"]] == ["reference", "random"]
+    assert document["ok"] is True

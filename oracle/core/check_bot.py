@@ -30,6 +30,7 @@ from hanamikoji.engine.core.seeded import game_rng
 
 from .bot import built_in, decide_request, hooks, new_game_request
 from .check import MAX_FAILURES, Check, Failure, Reproduction, Timing
+from .check_engine import PROGRAM
 
 __all__ = ["check_bot", "positions"]
 
@@ -166,22 +167,25 @@ def _calls_check(argv: Sequence[str], name: str, game: Game, config: Any, seed: 
 def _tournament_check(argv: Sequence[str], name: str, game: Game,
                       options: Mapping[str, Any], seed: int, deals: int,
                       limit_ms: float) -> Check:
-    from .api import tournament
+    from .referee import BotSpec, Limits
+    from .tournament import Tournament, played_here
 
-    others = sorted(built_in(game))
+    makers = built_in(game)
+    others = sorted(makers)
     word = f"{name}={shlex.join(argv)}"
-    standings = tournament([word, *others], deals=deals, seed=seed, game=game,
-                           options=dict(options), decision_time=limit_ms / 1000,
-                           game_time=max(60.0, limit_ms / 1000))
-    ours = [r for r in standings.results if 0 in r.seating]
+    bots = (BotSpec(name, argv=tuple(argv)), *(BotSpec(o, make=makers[o]) for o in others))
+    limits = Limits(decision=limit_ms / 1000, game=max(60.0, limit_ms / 1000),
+                    start=max(10.0, limit_ms / 1000))
+    played = Tournament(game.name, tuple(sorted(options.items())), bots, deals, seed, limits)
+    ours = [r for r in played_here(played, played.schedule()) if 0 in r.seating]
     lost = [r for r in ours if r.forfeit is not None and r.seating[r.forfeit["seat"]] == 0]
-    command = shlex.join(["hanamikoji", "tournament", word, *others, "--game", game.name,
+    command = shlex.join([PROGRAM, "tournament", word, *others, "--game", game.name,
                           *[w for k, v in options.items() for w in ("--option", f"{k}={v}")],
                           "--deals", str(deals), "--seed", str(seed), "--decision-time",
                           f"{limit_ms / 1000:g}", "--out", "games"])
     failures: list[Failure] = []
     for result in lost[:MAX_FAILURES]:
-        forfeit = result.forfeit
+        forfeit = result.forfeit or {}
         failures.append(Failure(
             f"game {result.index} (seat {forfeit['seat']}): {forfeit['kind']}: "
             f"{forfeit['message']}", got=forfeit.get("answer"), rule=forfeit.get("rule"),
@@ -200,7 +204,7 @@ def check_bot(argv: Sequence[str], *, name: str, game: Game, options: Mapping[st
     (the others the game's defaults), ``calls`` decisions asked of one process, ``deals`` the
     tournament's deals, ``limit_ms`` the limit of each decision in milliseconds."""
     config = game.configure(dict(options))
-    again = shlex.join(["hanamikoji", "check", "--game", game.name,
+    again = shlex.join([PROGRAM, "check", "--game", game.name,
                         *[w for k, v in options.items() for w in ("--option", f"{k}={v}")],
                         "--seed", str(seed), "--limit", f"{limit_ms:g}", "--bot",
                         f"{name}={shlex.join(argv)}"])

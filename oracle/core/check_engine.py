@@ -24,6 +24,9 @@ __all__ = ["check_engine", "pasted", "reproduction_of"]
 #: Games spent shrinking each kind of divergence found.
 SHRINK = 100
 
+#: The toolkit's command, as a reproduction names it.
+PROGRAM = "hanamikoji"
+
 
 def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -39,7 +42,7 @@ def pasted(lines: Sequence[Any], argv: Sequence[str]) -> str:
 def again(argv: Sequence[str], game: Game, options: Mapping[str, Any], seed: int,
           more: Sequence[str] = ()) -> str:
     """The ``check`` command that runs the same check of this engine again."""
-    words = ["hanamikoji", "check", "--game", game.name]
+    words = [PROGRAM, "check", "--game", game.name]
     for key, value in options.items():
         words += ["--option", f"{key}={value}"]
     words += ["--seed", str(seed), *more, "--", *argv]
@@ -75,23 +78,29 @@ def _vectors_checks(argv: Sequence[str], game: Game, timeout: float,
                     found_by: str) -> list[Check]:
     """The game's conformance vectors: the records, decisions and views files as ``vectors``,
     the perft file as ``perft``. A skipped case neither passes nor fails."""
-    from .api import vectors
+    from .conformance import PERFT_DEPTH, run_cases
+    from .diff import Engine
+    from .vectors import corpus
 
-    cases = vectors(game)
+    documents = corpus(game)
     rows = []
-    for name, kinds, title in (
-            ("vectors", [k.removesuffix(".json") for k in cases.documents if k != "perft.json"],
+    for name, files, title in (
+            ("vectors", [f for f in documents if f != "perft.json"],
              "the conformance vectors: records, decisions, views"),
-            ("perft", ["perft"], "perft: decision sequences counted from positions")):
-        present = [k for k in kinds if f"{k}.json" in cases.documents]
-        if not present:
+            ("perft", [f for f in documents if f == "perft.json"],
+             "perft: decision sequences counted from positions")):
+        if not files:
             rows.append(Check(name, title, skipped=f"{game.name} has no {name} vectors"))
             continue
-        results = cases.select(present).check(list(argv), timeout=timeout)
-        counts = results.counts()
+        cases = [(f.removesuffix(".json"), case) for f in files
+                 for case in documents[f]["tests"]]
+        outcomes = list(run_cases(Engine(list(argv), timeout), game, cases,
+                                  perft_depth=PERFT_DEPTH))
+        counts = {"pass": 0, "fail": 0, "skip": 0}
+        for outcome in outcomes:
+            counts[outcome.status] += 1
         failures: list[Failure] = []
-        for result in results:
-            outcome = result.outcome
+        for outcome in outcomes:
             if outcome.status != "fail" or len(failures) == MAX_FAILURES:
                 continue
             if outcome.divergence is not None:
@@ -100,7 +109,7 @@ def _vectors_checks(argv: Sequence[str], game: Game, timeout: float,
             else:
                 failures.append(Failure(f"case {outcome.id}: {outcome.message}"))
         skipped = f", {counts['skip']} skipped" if counts["skip"] else ""
-        rows.append(Check(name, f"{title} ({len(results)} cases{skipped})", counts["pass"],
+        rows.append(Check(name, f"{title} ({len(outcomes)} cases{skipped})", counts["pass"],
                           counts["fail"], tuple(failures)))
     return rows
 
@@ -130,18 +139,18 @@ def _diff_check(argv: Sequence[str], game: Game, configs: Sequence[Any],
     return Check("diff", title, games - found.failed, found.failed, tuple(failures))
 
 
-def _leaks_check(argv: Sequence[str], game: Game, options: Mapping[str, Any], seed: int,
+def _leaks_check(argv: Sequence[str], game: Game, configs: Sequence[Any], seed: int,
                  pairs: int, timeout: float) -> Check:
     """The black-box leak check: ``pairs`` pairs of games a player cannot tell apart."""
-    from .api import leaks
+    from .diff import check_leaks
 
-    report = leaks(list(argv), pairs=pairs, seed=seed, game=game, options=options or None,
-                   timeout=timeout)
+    report = check_leaks(list(argv), game=game, configs=configs, pairs=pairs, seed=seed,
+                         timeout=timeout)
     title = f"leaks: {pairs} pairs of games a player cannot tell apart, the same views"
     leak = report.leak
     if leak is None:
-        return Check("leaks", title, report.report.pairs, 0)
-    command = shlex.join(["hanamikoji", "diff", "--leaks", "--games", str(pairs), "--seed",
+        return Check("leaks", title, report.pairs, 0)
+    command = shlex.join([PROGRAM, "diff", "--leaks", "--games", str(pairs), "--seed",
                           str(seed), "--game", game.name, "--", *argv])
     failure = Failure(f"{leak.message} (player {leak.player}, after "
                       f"{len(leak.decisions[0])} decisions)",
@@ -149,24 +158,23 @@ def _leaks_check(argv: Sequence[str], game: Game, options: Mapping[str, Any], se
                       expected=_json(leak.answers[0]), got=_json(leak.answers[1]),
                       reproduction=Reproduction("sh", command, "shows both games and the "
                                                 "answers that differ"))
-    return Check("leaks", title, max(0, report.report.pairs - 1), 1, (failure,))
+    return Check("leaks", title, max(0, report.pairs - 1), 1, (failure,))
 
 
 def check_engine(argv: Sequence[str], *, game: Game, options: Mapping[str, Any], seed: int,
                  games: int, limit_ms: float, shrink: int | None = None) -> list[Check]:
     """An engine's rows: ``vectors``, ``perft``, ``diff`` (``games`` seeded games, the game's
     ``options`` fixed and the others drawn per game; each kind of divergence shrunk in at
-    most ``shrink`` more games, default :data:`SHRINK`) and ``leaks`` (``games`` pairs). Each answer is waited for
-    ``limit_ms`` milliseconds. An engine that cannot start at all is
-    :class:`~hanamikoji.runtime.base.EngineError` (before any row)."""
-    from .api import _configs, _engine_error
+    most ``shrink`` more games, default :data:`SHRINK`) and ``leaks`` (``games`` pairs). Each
+    answer is waited for ``limit_ms`` milliseconds. An engine that cannot start at all is
+    :class:`~.diff.CannotStart` (an :class:`~hanamikoji.runtime.base.EngineError`)."""
+    from .diff import configurations
 
     timeout = limit_ms / 1000
-    configs = _configs(game, options)
+    configs = configurations(game, dict(options))
     found_by = again(argv, game, options, seed)
-    rows = _engine_error(lambda: _vectors_checks(argv, game, timeout, found_by))
-    rows.append(_engine_error(lambda: _diff_check(argv, game, configs, options, seed, games,
-                                                  timeout,
-                                                  SHRINK if shrink is None else shrink)))
-    rows.append(_leaks_check(argv, game, options, seed, games, timeout))
+    rows = _vectors_checks(argv, game, timeout, found_by)
+    rows.append(_diff_check(argv, game, configs, options, seed, games, timeout,
+                            SHRINK if shrink is None else shrink))
+    rows.append(_leaks_check(argv, game, configs, seed, games, timeout))
     return rows
