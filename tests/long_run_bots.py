@@ -11,8 +11,8 @@ decision, but:
 * ``throw-5``: raises :data:`THROWN` at its 5th ``decide`` in this process (a traceback, exit
   code 1);
 * ``illegal-7``: every 7th ``decide`` where it acts, a secret of two cards (ACT-SECRET-1);
-* ``hang-once``: at its 10th ``decide``, if FILE does not exist, creates it and never answers
-  (the next process, started after the time-out, plays on).
+* ``hang-once``: at its 10th ``decide``, if FILE does not exist, writes its process ID there
+  and never answers (the next process, started after the time-out, plays on).
 
 It imports only the standard library's json, os, sys and time: it starts fast.
 """
@@ -37,7 +37,9 @@ def _answer(mode: str, calls: int, request: dict, marker: str | None) -> object:
     if mode == "throw-5" and calls == 5:
         raise RuntimeError(THROWN)
     if mode == "hang-once" and calls == 10 and marker and not os.path.exists(marker):
-        open(marker, "w").close()
+        with open(marker + ".tmp", "w") as out:
+            out.write(f"{os.getpid()}\n")
+        os.rename(marker + ".tmp", marker)
         while True:
             time.sleep(3600)
     view = request["view"]

@@ -112,3 +112,35 @@ def test_the_command_exits_1_and_names_the_call(mode, tmp_path, monkeypatch, cap
     assert out.startswith("long_run_bots (bot: ")
     assert "  calls, first failure (call 46): call 46: " in out
     assert f"    its stderr ends: {bots.ABORT}" in out
+
+
+def test_ctrl_c_while_a_bot_hangs_is_exit_130_and_no_bot_is_left(tmp_path):
+    """Ctrl-C while the run waits on a hung bot: "interrupted", exit 130, and the bot's
+    process ended with the command (it is in a session of its own: the keeper ends it)."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    marker = tmp_path / "hung"
+    command = [sys.executable, "-m", "hanamikoji.cli.main", "check", "--calls", "50",
+               "--limit", str(int(SAFE_MS)), "--bot",
+               f"{sys.executable} {ROOT / 'tests' / 'long_run_bots.py'} hang-once {marker}"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, cwd=tmp_path)
+    deadline = time.monotonic() + 120  # a bound only: the bot hangs at its 10th call
+    while not marker.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    bot = int(marker.read_text())
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and err == "hanamikoji: interrupted\n" and out == ""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.kill(bot, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the hung bot {bot} outlived the command")

@@ -27,6 +27,7 @@ from typing import Any, Mapping, Sequence
 
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.engine.core.seeded import game_rng
+from hanamikoji.runtime import interrupt
 
 from .bot import built_in, decide_request, hooks, new_game_request
 from .check import MAX_FAILURES, Check, Failure, Reproduction, Timing
@@ -120,6 +121,7 @@ def _calls_check(argv: Sequence[str], name: str, game: Game, config: Any, seed: 
     made = 0
     try:
         for index, seat, state in positions(game, config, seed):
+            interrupt.check()  # a Ctrl-C swallowed on the way stops the run here
             if made == calls:
                 break
             made += 1
@@ -139,6 +141,8 @@ def _calls_check(argv: Sequence[str], name: str, game: Game, config: Any, seed: 
                 judged(game, extension, state, seat, answer)
                 passed += 1
             except _Fault as fault:
+                # A Ctrl-C while the referee waited reads as a time-out: it is the interrupt.
+                interrupt.check()
                 failed += 1
                 # A process that ended or hung is started again for the next call (a late
                 # answer would be read as the next one's); one that answered wrongly goes on.
