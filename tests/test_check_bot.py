@@ -112,6 +112,7 @@ def test_the_command_exits_1_and_names_the_call(mode, tmp_path, monkeypatch, cap
     assert out.startswith("long_run_bots (bot: ")
     assert "  calls, first failure (call 46): call 46: " in out
     assert f"    its stderr ends: {bots.ABORT}" in out
+    assert "  calls, time per call: 49 calls: median " in out
 
 
 def test_ctrl_c_while_a_bot_hangs_is_exit_130_and_no_bot_is_left(tmp_path):

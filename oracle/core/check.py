@@ -222,6 +222,8 @@ class Card:
             "checks failed"
         lines = [f"{self.name} ({self.kind}: {self.target}): {verdict}"]
         lines += [f"  {check.line()}" for check in self.checks]
+        lines += [f"  {check.name}, time per call: {check.timing}" for check in self.checks
+                  if check.timing is not None]
         for check in self.checks:
             if not check.failures:
                 continue
