@@ -156,3 +156,13 @@ def test_the_cli_doc_check_commands_run_as_shown(tmp_path):
     document = json.loads((tmp_path / "card" / "report.json").read_text())
     assert [card["name"] for card in document["cards"]] == ["reference", "random"]
     assert document["ok"] is True
+
+
+def test_a_protocol_1_adapter_gets_a_decision_probed_where_the_deal_is_due():
+    """The decisions vectors offer a player's decision where the deal is due: to an adapter of
+    protocol 1 (docs/examples/adapter.py) it went out as a deal request, which cannot carry
+    it, and the run failed with an AttributeError; it goes out as the decision it is."""
+    from hanamikoji import oracle
+
+    results = oracle.vectors().select(["decisions"]).check(ADAPTER)
+    assert results.ok and results.counts()["pass"] == len(results) > 0
