@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+import re
+import shlex
+from typing import Any, Iterator
 
 from hanamikoji.cli.options import game_and_config, option_values
 from hanamikoji.runtime import interrupt
@@ -46,8 +48,14 @@ def check(args: argparse.Namespace) -> int:
         interrupt.check()  # a Ctrl-C swallowed on the way: no verdict
         document = report.to_json()
         if folder is not None:
+            pasted = dict(_requests(document))
+            for name in pasted:
+                folder.check(name)
             with folder.file("report.json") as out:
                 out.write(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+            for name, lines in pasted.items():
+                with folder.file(name) as out:
+                    out.write("".join(line + "\n" for line in lines))
             _write_page(folder, document)
     finally:
         if folder is not None:
@@ -70,3 +78,23 @@ def _write_page(folder: Any, document: dict[str, Any]) -> None:
     page = card_page(document)
     with folder.file("report.html") as out:
         out.write(page)
+
+
+def _requests(document: dict[str, Any]) -> Iterator[tuple[str, list[str]]]:
+    """Each failure's request lines, from its reproduction (``printf '%s\\n' LINE ... |
+    COMMAND``), as a file of ``--out`` to pipe in instead (``COMMAND < FILE``): named
+    ``CARD.CHECK.N.jsonl``, N the failure's place in its check from 1."""
+    for card in document["cards"]:
+        stem = re.sub(r"[^A-Za-z0-9_.-]", "_", card["name"])
+        for check in card["checks"]:
+            for number, failure in enumerate(check["failures"], 1):
+                reproduction = failure["reproduction"]
+                if reproduction is None or not reproduction["text"].startswith("printf "):
+                    continue
+                try:
+                    words = shlex.split(reproduction["text"].splitlines()[0])
+                except ValueError:
+                    continue
+                if "|" not in words[2:]:
+                    continue
+                yield f"{stem}.{check['check']}.{number}.jsonl", words[2:words.index("|")]

@@ -74,6 +74,11 @@ def test_both_defects_are_reported_each_with_a_reproduction_to_paste(tmp_path, m
         assert json.loads(_pasted(failure)) == json.loads(failure["got"])
         assert json.loads(failure["got"]) != json.loads(failure["expected"])
         assert failure["minimized"] and failure["game"]["history"]
+    for number, failure in enumerate((first, second), 1):  # the same lines, as a file to pipe
+        lines = (tmp_path / "card" / f"two.diff.{number}.jsonl").read_text().splitlines()
+        run = subprocess.run(TWO_DEFECTS, input="\n".join(lines) + "\n", capture_output=True,
+                             text=True, timeout=600, cwd=ROOT)
+        assert json.loads(run.stdout.splitlines()[-1]) == json.loads(failure["got"])
     assert checks["vectors"]["status"] == "fail"  # the corpus has games of both kinds
 
 
