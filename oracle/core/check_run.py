@@ -38,8 +38,8 @@ LIMIT_MS = {"engine": 10_000.0, "bot": 2_000.0, "module": 2_000.0}
 
 MODULE_SUFFIXES = (".js", ".mjs", ".cjs")
 #: Programs that run a script named after them: a command of one is named by its script.
-INTERPRETERS = ("python", "python3", "node", "deno", "bun", "java", "ruby", "sh", "bash",
-                "npx", "tsx", "ts-node", "env")
+INTERPRETERS = ("python", "node", "deno", "bun", "java", "ruby", "sh", "bash", "npx", "tsx",
+                "ts-node", "env")
 
 
 @attrs.frozen
@@ -93,9 +93,9 @@ def _runnable(program: str) -> str | None:
     return None if shutil.which(program) is not None else "not found on the PATH"
 
 
-def _command(kind: str, given: Any) -> tuple[str | None, tuple[str, ...], str]:
+def _command(kind: str, given: Any) -> tuple[str | None, tuple[str, ...]]:
     """A command given as ``[NAME=]COMMAND`` text or as a list of arguments: its name (None:
-    none given), its arguments, and how it was written."""
+    none given) and its arguments; a :class:`UsageError` if its program cannot be run."""
     name: str | None = None
     if isinstance(given, str):
         name, text = _named(given)
@@ -113,7 +113,7 @@ def _command(kind: str, given: Any) -> tuple[str | None, tuple[str, ...], str]:
     if why is not None:
         raise UsageError(f"--{kind} {given if isinstance(given, str) else shlex.join(argv)}: "
                          f"{argv[0]!r} cannot be run ({why})")
-    return name, argv, shlex.join(argv)
+    return name, argv
 
 
 def _module(given: str) -> tuple[str | None, str]:
@@ -148,7 +148,7 @@ def targets_of(modules: Iterable[str] = (), engines: Any = (), bots: Any = ()) -
         out.append(Target("module", name or _stem(path), path=path))
     for kind, group in (("engine", engines), ("bot", bots)):
         for named, command in _commands(group):
-            name, argv, _ = _command(kind, command)
+            name, argv = _command(kind, command)
             out.append(Target(kind, named or name or _command_name(argv), argv=argv))
     if not out:
         raise UsageError("nothing to check: give a course module, --engine COMMAND (or -- "
