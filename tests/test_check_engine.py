@@ -171,3 +171,42 @@ def test_a_protocol_1_adapter_gets_a_decision_probed_where_the_deal_is_due():
 
     results = oracle.vectors().select(["decisions"]).check(ADAPTER)
     assert results.ok and results.counts()["pass"] == len(results) > 0
+
+
+def test_a_module_target_goes_to_the_games_course_checker(tmp_path, monkeypatch):
+    """A course module is dispatched, named, to ``check_module`` of the game's course checker
+    (check_run._module_card), with the run's settings; its card takes its place in the
+    report."""
+    from types import SimpleNamespace
+
+    from hanamikoji import oracle
+    from hanamikoji.oracle.core.check import Card, Check
+
+    module = tmp_path / "pair7.mjs"
+    module.write_text("export default {};\n")
+    calls = []
+
+    def check_module(path, **settings):
+        calls.append((path, settings))
+        return Card(settings["name"], "module", path, [Check("t1", "T1", passed=1)])
+
+    monkeypatch.setattr(check_run, "_course_checker",
+                        lambda game, path: SimpleNamespace(check_module=check_module))
+    report = oracle.check([f"p7={module}"], seed=4, calls=30, deals=2)
+    assert [card.name for card in report.cards] == ["p7"] and report.ok
+    [(path, settings)] = calls
+    assert path == str(module) and settings["name"] == "p7" and settings["seed"] == 4
+    assert (settings["calls"], settings["deals"], settings["limit_ms"]) == (30, 2, 2000.0)
+    assert settings["game"].name == "hanamikoji" and settings["options"] == {}
+
+
+def test_a_module_of_a_game_without_a_course_is_a_usage_error_before_any_check(tmp_path):
+    module = tmp_path / "m.mjs"
+    module.write_text("export default {};\n")
+    bot = f"{sys.executable} -m hanamikoji.oracle.core.bot random"
+    run = subprocess.run([sys.executable, "-m", "hanamikoji.cli.main", "check", "--game",
+                          "maiko", str(module), "--bot", bot], capture_output=True, text=True,
+                         timeout=600, cwd=tmp_path)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (f"hanamikoji check: error: {module}: game maiko has no course "
+                          "modules to check\n")
