@@ -35,9 +35,19 @@ class _CommandParser(_Parser):
     added to the list in the order given."""
 
     gathered: str | None = None
+    #: The name under which the words after the first ``--`` are kept whole, as one command
+    #: (``check``'s engine), options of their own included; None: ``--`` as argparse reads it.
+    after_dashes: str | None = None
 
     def parse_known_args(self, args=None, namespace=None):
+        rest = None
+        if self.after_dashes is not None and args is not None and "--" in args:
+            words = list(args)
+            at = words.index("--")
+            args, rest = words[:at], words[at + 1:]
         namespace, extras = super().parse_known_args(args, namespace)
+        if self.after_dashes is not None:
+            setattr(namespace, self.after_dashes, rest)
         if extras and self.gathered is not None and not any(
                 word.startswith("-") for word in extras):
             getattr(namespace, self.gathered).extend(extras)
@@ -325,6 +335,8 @@ def _schema(schema: argparse.ArgumentParser) -> None:
     which.add_argument("--bot", action="store_true",
                        help="print the JSON Schema of every message of the bot protocol of "
                             "'tournament' for the game instead (docs/tournament.md)")
+    which.add_argument("--check", action="store_true",
+                       help="print the JSON Schema of check's report.json instead")
     schema.set_defaults(handler="hanamikoji.cli.validate:schema")
 
 
@@ -444,6 +456,39 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
     tournament.set_defaults(handler="hanamikoji.cli.tournament:tournament")
 
 
+def _check(check: argparse.ArgumentParser) -> None:
+    check.add_argument("targets", nargs="*", metavar="TARGET",
+                       help="[NAME=]PATH of a course module (.js, .mjs, .cjs): its tasks found "
+                            "from its exports, its bot played through the shim")
+    check.add_argument("--engine", action="append", default=[], metavar="[NAME=]COMMAND",
+                       help="an engine behind its adapter command (quoted: 'node adapter.mjs'): "
+                            "the vectors, perft, diff's games, the leak check (repeatable)")
+    check.add_argument("--bot", action="append", default=[], metavar="[NAME=]COMMAND",
+                       help="a bot's command: --calls decisions in one process, then a "
+                            "tournament against the built-in bots (repeatable)")
+    check.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    _variant(check)
+    check.add_argument("--games", type=_positive, default=None, metavar="N",
+                       help="an engine's games against the reference, and pairs of the leak "
+                            "check (default 100)")
+    check.add_argument("--calls", type=_positive, default=None, metavar="N",
+                       help="decisions asked of one long-lived bot process (default 2000)")
+    check.add_argument("--deals", type=_positive, default=None, metavar="N",
+                       help="deals of a bot's short tournament, from every seating (default 5)")
+    check.add_argument("--limit", type=_positive, default=None, metavar="MS",
+                       help="milliseconds a call may take (default: 10000 for an engine's "
+                            "answer, 2000 for a bot's decision)")
+    check.add_argument("--out", type=path, metavar="DIR",
+                       help="also write DIR/report.json and DIR/report.html")
+    check.add_argument("--json", action="store_true",
+                       help="print report.json's document instead of the summary")
+    if isinstance(check, _CommandParser):
+        check.after_dashes = "engine_command"
+    else:
+        check.set_defaults(engine_command=None)
+    check.set_defaults(handler="hanamikoji.cli.check:check")
+
+
 def _two_or_more(text: str) -> int:
     return integer(text, at_least=2)
 
@@ -490,6 +535,8 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "tournament": ("play bots against each other: a double round-robin judged by the "
                    "referee (docs/tournament.md)", _tournament),
     "diff": ("compare another engine with the reference, step by step (-- COMMAND...)", _diff),
+    "check": ("one report card per implementation: a course module, an engine (-- COMMAND...) "
+              "or a bot, every check it fits, each failure with a reproduction", _check),
     "spec": ("questions about the games' rules texts (spec/)", _spec),
     "query": ("answer one question about the rules with the z3 model", _query),
     "verify": ("answer every query and sample the property suite: the main job", _verify),

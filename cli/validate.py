@@ -156,7 +156,13 @@ def _campaign(args: argparse.Namespace) -> int:
 def schema(args: argparse.Namespace) -> int:
     """The ``schema`` sub-command: the record schema, or with ``--protocol`` the schema of the
     diff protocol's messages (:mod:`hanamikoji.oracle.core.protocol_schema`), with ``--bot``
-    of the bot protocol's (:mod:`hanamikoji.oracle.core.bot_schema`)."""
+    of the bot protocol's (:mod:`hanamikoji.oracle.core.bot_schema`), with ``--check`` of
+    ``check``'s ``report.json`` (:data:`hanamikoji.oracle.core.check.SCHEMA`)."""
+    if getattr(args, "check", False):
+        from hanamikoji.oracle.core.check import SCHEMA
+
+        sys.stdout.write(json.dumps(SCHEMA, indent=2) + "\n")
+        return EXIT_OK
     if getattr(args, "bot", False):
         from hanamikoji.oracle.core.bot_schema import bot_schema_text
 

@@ -2,7 +2,8 @@
 library (docs/api.md) and as the commands' machinery.
 
 Each tool is a function that returns a value: :func:`validate`, :func:`vectors` (with
-``Cases.check(engine)``), :func:`perft`, :func:`diff`, :func:`leaks` and :func:`tournament`.
+``Cases.check(engine)``), :func:`perft`, :func:`diff`, :func:`leaks`, :func:`tournament` and
+:func:`check` (every check of each implementation: its report card).
 Every result has ``ok``, a readable ``str`` and ``to_json()``; errors are :class:`OracleError`
 (:class:`UsageError`, :class:`EngineError`), never exit codes. They live in
 :mod:`.core.api` and are loaded on first use, so ``import hanamikoji.oracle`` imports neither
@@ -22,14 +23,14 @@ from __future__ import annotations
 #: typing.TYPE_CHECKING without importing typing: importing the package stays light.
 TYPE_CHECKING = False
 __all__ = ["Cases", "Counts", "DiffReport", "EngineError", "LeakReport", "OracleError",
-           "Results", "Standings", "UsageError", "Verdicts", "diff", "leaks", "perft",
+           "Results", "Standings", "UsageError", "Verdicts", "check", "diff", "leaks", "perft",
            "tournament", "validate", "vectors"]
 
 if TYPE_CHECKING:
     from hanamikoji.oracle.core.api import (Cases, Counts, DiffReport, EngineError, LeakReport,
                                             OracleError, Results, Standings, UsageError,
-                                            Verdicts, diff, leaks, perft, tournament, validate,
-                                            vectors)
+                                            Verdicts, check, diff, leaks, perft, tournament,
+                                            validate, vectors)
 
 
 def __getattr__(name: str) -> object:

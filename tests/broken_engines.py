@@ -473,3 +473,50 @@ def __getattr__(name: str) -> BrokenEngine:
         return BROKEN[name]
     except KeyError:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+# --- two defects in one engine, for `check` (not in BROKEN: each of those breaks one rule) ----
+
+
+def _limit_draws_on_more_charm(rules: Rules, markers: tuple, round_index: int) -> Result | None:
+    result = rules.round_result(markers, round_index)
+    if result is not None and result.reason is Reason.ROUND_LIMIT_CHARM:
+        return Result(None, Reason.SHARED)  # VAR-IT-2 skipped: more charm does not win
+    return result
+
+
+_limit_draw_apply = _stepper(decide=_limit_draws_on_more_charm)
+
+
+def _second_starts_again(state: State) -> State:
+    """UPDATE-4 broken only when player 1 begins the game: then player 1 starts every round."""
+    return state if state.first_player == 0 else _as_reference(state)
+
+
+def _two_defects_apply(state: State, decision: Any) -> State:
+    after = _limit_draw_apply(_second_starts_again(state), decision)
+    return attrs.evolve(after, first_player=state.first_player)
+
+
+def _two_defects_legal_actions(state: State) -> tuple:
+    return ref.legal_actions(_second_starts_again(state))
+
+
+def _two_defects_current_player(state: State) -> int:
+    return ref.current_player(_second_starts_again(state))
+
+
+def _two_defects_observe(state: State, player: int) -> View:
+    return attrs.evolve(ref.observe(_second_starts_again(state), player),
+                        first_player=state.first_player)
+
+
+#: UPDATE-4 and VAR-IT-2 broken together, as in the TypeScript engine of issue 34: when the
+#: second player begins the game, the second player also starts round 2; and after the Italian
+#: variant's last round the player with more charm does not win (a draw). ``check`` must report
+#: both, each with its reproduction.
+TWO_DEFECTS = BrokenEngine(
+    "two-defects", "when player 1 begins, player 1 starts every round (UPDATE-4); at the "
+    "Italian round limit more charm is a draw (VAR-IT-2)", ("UPDATE-4", "VAR-IT-2"),
+    apply=_two_defects_apply, legal_actions=_two_defects_legal_actions,
+    current_player=_two_defects_current_player, observe=_two_defects_observe)

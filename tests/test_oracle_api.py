@@ -43,7 +43,7 @@ def test_the_surface_is_stable_and_every_name_resolves():
     assert oracle.__all__ == sorted(oracle.__all__)
     assert set(oracle.__all__) == {
         "Cases", "Counts", "DiffReport", "EngineError", "LeakReport", "OracleError", "Results",
-        "Standings", "UsageError", "Verdicts", "diff", "leaks", "perft", "tournament",
+        "Standings", "UsageError", "Verdicts", "check", "diff", "leaks", "perft", "tournament",
         "validate", "vectors"}
     for name in oracle.__all__:
         assert getattr(oracle, name) is not None

@@ -26,7 +26,7 @@ from hanamikoji.runtime.base import EngineError, OracleError, UsageError
 from hanamikoji.engine.core.game import Game
 
 __all__ = ["Cases", "Counts", "DiffReport", "EngineError", "LeakReport", "OracleError",
-           "Results", "Standings", "UsageError", "Verdicts", "diff", "leaks", "perft",
+           "Results", "Standings", "UsageError", "Verdicts", "check", "diff", "leaks", "perft",
            "tournament", "validate", "vectors"]
 
 
@@ -637,3 +637,40 @@ def tournament(bots: Sequence[str], *, deals: int = 10, seed: int = 0,
         tally.add(result)
     forfeits = [forfeit_entry(r, names) for r in results if r.forfeit is not None]
     return Standings(report(played, names, tally, len(results), forfeits), results)
+
+
+# --- check -----------------------------------------------------------------------------------
+
+
+def check(modules: Iterable[str] = (), *, engines: Any = (), bots: Any = (),
+          game: Game | str | None = None, options: Mapping[str, Any] | None = None,
+          seed: int = 0, games: int | None = None, calls: int | None = None,
+          deals: int | None = None, limit_ms: float | None = None) -> Any:
+    """The report card of each implementation, as ``hanamikoji check`` makes it
+    (:class:`~hanamikoji.oracle.core.check.Report`: ``ok``, ``str`` the summary, ``to_json()``
+    report.json's document). ``modules``: course modules, ``[NAME=]PATH`` each; ``engines``
+    and ``bots``: commands (each a string split as a shell splits it, ``NAME=`` first to name
+    it, or a list of arguments), or a mapping of names to commands. ``games``: an engine's
+    games against the reference (and pairs of the leak check); ``calls``: decisions asked of
+    one bot process; ``deals``: its tournament's; ``limit_ms``: a call's limit (default 10 s
+    for an engine, 2 s for a bot). Every target is named and checked first: a
+    :class:`UsageError` before any check runs."""
+    from hanamikoji.engine.core.errors import OptionError
+    from hanamikoji.oracle.core.check_run import CALLS, DEALS, GAMES, run, targets_of
+
+    the_game = _game(game)
+    try:
+        config = the_game.configure(dict(options or {}))
+    except OptionError as error:
+        raise UsageError(str(error)) from None
+    counts = {"games": GAMES if games is None else games,
+              "calls": CALLS if calls is None else calls,
+              "deals": DEALS if deals is None else deals}
+    for what, count in counts.items():
+        if type(count) is not int or count < 1:
+            raise UsageError(f"{what} must be at least 1, not {count!r}")
+    if limit_ms is not None and not 0 < limit_ms <= 3_600_000:
+        raise UsageError(f"limit_ms must be from 0 to 3600000, not {limit_ms!r}")
+    targets = targets_of(modules, engines, bots)
+    fixed = {k: v for k, v in the_game.options_of(config).items() if k in (options or {})}
+    return run(targets, game=the_game, options=fixed, seed=seed, limit_ms=limit_ms, **counts)

@@ -99,6 +99,12 @@ class Failure:
                 "minimized": self.minimized}
 
 
+def _failures(items: Iterable[Failure]) -> tuple[Failure, ...]:
+    """A check's failures as a tuple (a typed converter: mypy's attrs plugin reads
+    ``converter=tuple`` as a tuple of nothing it can check, and refuses a list)."""
+    return tuple(items)
+
+
 @attrs.frozen
 class Timing:
     """Time per call of a check, in milliseconds, against the limit a call has (None: none):
@@ -222,6 +228,8 @@ class Card:
             "checks failed"
         lines = [f"{self.name} ({self.kind}: {self.target}): {verdict}"]
         lines += [f"  {check.line()}" for check in self.checks]
+        lines += [f"  {check.name}, time per call: {check.timing}" for check in self.checks
+                  if check.timing is not None]
         for check in self.checks:
             if not check.failures:
                 continue
@@ -236,7 +244,16 @@ class Card:
             if first.reproduction is not None:
                 lines.append(f"    to reproduce ({first.reproduction.language}):")
                 lines += [f"      {line}" for line in first.reproduction.text.splitlines()]
+            # The others in a line each (a check that keeps going, as diff's, may have found
+            # several defects); report.json has each one's reproduction.
+            for other in check.failures[1:]:
+                where = "" if other.call is None else f" (call {other.call})"
+                lines.append(f"  {check.name}, also{where}: {other.message}")
         return lines
+
+
+def _cards(items: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(items)
 
 
 @attrs.frozen
@@ -248,7 +265,7 @@ class Report:
     options: Mapping[str, Any]
     seed: int
     toolkit: str
-    cards: tuple[Card, ...] = attrs.field(converter=tuple)
+    cards: tuple[Card, ...] = attrs.field(converter=_cards)
 
     @property
     def ok(self) -> bool:

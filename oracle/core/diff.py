@@ -556,6 +556,18 @@ class Divergence:
     #: Each decision as the report shows it, from the reference's state before it
     #: (:meth:`DiffExtension.decision_text`: Maiko names the tile at a space).
     texts: tuple[str, ...] = ()
+    #: The requests that brought the other engine to where it diverged, in order, as they were
+    #: sent: its ``new_game`` and every decision and chance outcome it accepted (the questions
+    #: between them change nothing). With ``request``, the lines that make the divergence
+    #: again in a fresh process (``check``'s reproduction); empty outside a game.
+    sent: tuple[Any, ...] = attrs.field(default=(), eq=False)
+
+    def lines(self) -> tuple[Any, ...]:
+        """The requests to send a fresh process of the other engine, in order, the last
+        answered differently: :attr:`sent`, then ``request`` unless it is the last sent."""
+        if self.sent and self.sent[-1] is self.request:
+            return self.sent
+        return (*self.sent, self.request)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "options": dict(self.options), "variant": self.variant,
@@ -726,6 +738,8 @@ class DiffGame:
         self.label = self.hooks.label(config)
         self.decisions: list[Any] = []
         self.texts: list[str] = []  # each decision as the report shows it
+        #: The requests that changed the other engine's state (:attr:`Divergence.sent`).
+        self.sent: list[Any] = []
         #: The view keys the adapter declared it gives (None: the whole view).
         self.view_keys: tuple[str, ...] | None = None
         #: Protocol 3: answers already read in a batch, by the request they answer
@@ -746,7 +760,7 @@ class DiffGame:
         return DivergenceFound(Divergence(
             self.label, self.first_player, tuple(self.decisions), request, reference, other,
             message, self.game.name, tuple(self.game.options_of(self.config).items()),
-            texts=tuple(self.texts)))
+            texts=tuple(self.texts), sent=tuple(self.sent)))
 
     def text(self, state: Any, decision: Any) -> str:
         """``decision`` for a person, from the reference's ``state`` before it."""
@@ -821,6 +835,7 @@ class DiffGame:
             request = new_game_request(self.game, self.config, self.first_player)
         else:
             request = self.hooks.new_game_request(self.config, self.first_player)
+        self.sent = [request]
         answer = self.ask(request)
         if answer.get("ok") is not True:
             raise self.diverge(request, {"ok": True}, answer, "new_game was not accepted")
@@ -1065,7 +1080,12 @@ class DiffGame:
         if self.game.current_player(state) == CHANCE:
             if self.engine.general:
                 return chance_request(self.game, decision)
-            return self.hooks.chance_request(decision)
+            try:
+                return self.hooks.chance_request(decision)
+            except (AttributeError, TypeError, ValueError):
+                # A probe of a player's decision where chance is due (a vectors case): a
+                # game's own chance request cannot carry it; it goes as the decision it is.
+                pass
         return {"op": "apply", "decision": self.game.decision_to_json(decision)}
 
     def send(self, state: Any, decision: Any) -> Any:
@@ -1073,6 +1093,7 @@ class DiffGame:
         requests of the next step (:meth:`compare`) go in the same batch."""
         after = self.game.apply(state, decision)
         request = self.request_for(state, decision)
+        self.sent.append(request)
         self._ahead = None
         if getattr(self.engine, "batched", False) and self.lookahead:
             def texts() -> list[str] | None:
@@ -1108,6 +1129,7 @@ class DiffGame:
         request = self.request_for(state, decision)
         answer = self.ask(request)
         if "error" not in answer:
+            self.sent.append(request)
             self.decisions.append(self.game.decision_to_json(decision))
             self.texts.append(self.text(state, decision))
             raise self.diverge(request, {"error": "...", "rule": rule}, answer,

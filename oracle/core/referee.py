@@ -182,7 +182,12 @@ class _Process:
             group_started(self.process.pid)  # ended by the main process if this worker dies
             assert self.process.stderr is not None
             self.stderr = _Tail(self.process.stderr)
-        answer, _ = self._exchange(hello, limits.start, "new_game")
+        self.greet(hello, limits.start)
+
+    def greet(self, hello: dict[str, Any], seconds: float) -> None:
+        """Send ``new_game`` to the running bot (a game starts, in the same process as the
+        games before it, as ``check``'s long run of calls does) and check its answer."""
+        answer, _ = self._exchange(hello, seconds, "new_game")
         if not (isinstance(answer, dict) and answer.get("ok") is True
                 and set(answer) <= {"ok", "name"} and isinstance(answer.get("name", ""), str)):
             raise _Fault("malformed", 'the answer to new_game is not {"ok": true}',
@@ -464,6 +469,13 @@ def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent:
             fault.message += f": the rest of its {limits.game:g} s for the game"
         raise
     spent[player] += took
+    return judged(game, extension, state, player, answer)
+
+
+def judged(game: Game, extension: Any, state: Any, player: int, answer: Any) -> Any:
+    """The state after ``player``'s ``answer`` (the ``decision`` of its answer) in ``state``,
+    read and applied by the engine; a :class:`_Fault` if it is no decision (``malformed``) or
+    one the rules forbid (``illegal``, with the rule the engine cites)."""
     shown = _cut(answer if isinstance(answer, str) else json.dumps(answer, default=repr))
     try:
         decision = extension.read_decision(state, answer)
