@@ -141,11 +141,6 @@ class Timing:
                 f"99% {self.p99:.2f} ms, longest {self.longest:.2f} ms{limit}")
 
 
-def _failures(failures: Iterable[Failure]) -> tuple[Failure, ...]:
-    """A check's failures as a tuple (a typed converter: mypy cannot type ``tuple`` as one)."""
-    return tuple(failures)
-
-
 @attrs.frozen
 class Check:
     """One check of a target: ``name`` a stable ID (``vectors``, ``perft``, ``diff``, ``leaks``,
