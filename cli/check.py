@@ -43,7 +43,7 @@ def check(args: argparse.Namespace) -> int:
                 folder.check(name)
         report = check_all(args.targets, engines=engines, bots=list(args.bot), game=game,
                            options=options, seed=args.seed, games=args.games,
-                           calls=args.calls, deals=args.deals,
+                           calls=args.calls, deals=args.deals, cases=args.cases,
                            limit_ms=None if args.limit is None else float(args.limit))
         interrupt.check()  # a Ctrl-C swallowed on the way: no verdict
         document = report.to_json()
@@ -63,18 +63,15 @@ def check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, ensure_ascii=False))
     else:
-        print(report.summary())
+        print(report.summary(args.times))
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
 def _write_page(folder: Any, document: dict[str, Any]) -> None:
-    """report.html, the cards side by side with each failing game's replay: THE DISPATCH
-    POINT of the page, ``hanamikoji.viewer.core.card.card_page(document) -> str``. Until the
-    page is in this toolkit, no report.html is written."""
-    try:
-        from hanamikoji.viewer.core.card import card_page  # type: ignore[import-not-found]
-    except ImportError:
-        return
+    """report.html: the cards side by side, each failure with its reproduction and its game
+    replayed (:func:`hanamikoji.viewer.core.card.card_page`)."""
+    from hanamikoji.viewer.core.card import card_page
+
     page = card_page(document)
     with folder.file("report.html") as out:
         out.write(page)

@@ -473,6 +473,12 @@ def _check(check: argparse.ArgumentParser) -> None:
                             "check (default 100)")
     check.add_argument("--calls", type=_positive, default=None, metavar="N",
                        help="decisions asked of one long-lived bot process (default 2000)")
+    check.add_argument("--times", action="store_true",
+                       help="also print each check's time per call (median, 90th and 99th "
+                            "percentile, longest, against the limit: always in report.json)")
+    check.add_argument("--cases", type=_nonnegative, default=0, metavar="N",
+                       help="a course module's T2 and T3 cases generated from --seed beyond the "
+                            "committed vectors (default 0)")
     check.add_argument("--deals", type=_positive, default=None, metavar="N",
                        help="deals of a bot's short tournament, from every seating (default 5)")
     check.add_argument("--limit", type=_positive, default=None, metavar="MS",

@@ -36,7 +36,7 @@ def test_a_crash_on_the_46th_call_of_one_process_is_named_and_the_run_goes_on():
     calls = rows("crash-46")["calls"]
     assert (calls.passed, calls.failed) == (59, 1)
     [failure] = calls.failures
-    assert failure.call == 46 and failure.message.startswith("call 46: ")
+    assert failure.call == 46 and failure.message.startswith("the bot's process ended")
     assert "ended before answering decide" in failure.message
     assert bots.ABORT in failure.stderr and failure.exit == "exit code 134"
     assert failure.reproduction.text.startswith("printf '%s\\n' '{\"op\":\"new_game\"")
@@ -105,7 +105,7 @@ def test_the_command_exits_1_and_names_the_call(mode, tmp_path, monkeypatch, cap
     from hanamikoji.cli.main import main
 
     monkeypatch.chdir(tmp_path)
-    code = main(["check", "--calls", "50", "--deals", "1", "--limit", str(int(SAFE_MS)),
+    code = main(["check", "--calls", "50", "--deals", "1", "--limit", str(int(SAFE_MS)), "--times",
                  "--bot", f"{sys.executable} {ROOT / 'tests' / 'long_run_bots.py'} {mode}"])
     out = capsys.readouterr().out
     assert code == 1

@@ -645,7 +645,7 @@ def tournament(bots: Sequence[str], *, deals: int = 10, seed: int = 0,
 def check(modules: Iterable[str] = (), *, engines: Any = (), bots: Any = (),
           game: Game | str | None = None, options: Mapping[str, Any] | None = None,
           seed: int = 0, games: int | None = None, calls: int | None = None,
-          deals: int | None = None, limit_ms: float | None = None) -> Any:
+          deals: int | None = None, limit_ms: float | None = None, cases: int = 0) -> Any:
     """The report card of each implementation, as ``hanamikoji check`` makes it
     (:class:`~hanamikoji.oracle.core.check.Report`: ``ok``, ``str`` the summary, ``to_json()``
     report.json's document). ``modules``: course modules, ``[NAME=]PATH`` each; ``engines``
@@ -653,7 +653,8 @@ def check(modules: Iterable[str] = (), *, engines: Any = (), bots: Any = (),
     it, or a list of arguments), or a mapping of names to commands. ``games``: an engine's
     games against the reference (and pairs of the leak check); ``calls``: decisions asked of
     one bot process; ``deals``: its tournament's; ``limit_ms``: a call's limit (default 10 s
-    for an engine, 2 s for a bot). Every target is named and checked first: a
+    for an engine, 2 s for a bot or a course function); ``cases``: a course module's vectors
+    generated from ``seed`` beyond the committed ones. Every target is named and checked first: a
     :class:`UsageError` before any check runs."""
     from hanamikoji.engine.core.errors import OptionError
     from hanamikoji.oracle.core.check_run import CALLS, DEALS, GAMES, run, targets_of
@@ -669,8 +670,11 @@ def check(modules: Iterable[str] = (), *, engines: Any = (), bots: Any = (),
     for what, count in counts.items():
         if type(count) is not int or count < 1:
             raise UsageError(f"{what} must be at least 1, not {count!r}")
+    if type(cases) is not int or cases < 0:
+        raise UsageError(f"cases must be 0 or more, not {cases!r}")
     if limit_ms is not None and not 0 < limit_ms <= 3_600_000:
         raise UsageError(f"limit_ms must be from 0 to 3600000, not {limit_ms!r}")
     targets = targets_of(modules, engines, bots)
     fixed = {k: v for k, v in the_game.options_of(config).items() if k in (options or {})}
-    return run(targets, game=the_game, options=fixed, seed=seed, limit_ms=limit_ms, **counts)
+    return run(targets, game=the_game, options=fixed, seed=seed, limit_ms=limit_ms, cases=cases,
+               **counts)

@@ -215,16 +215,17 @@ class Card:
         return {"name": self.name, "kind": self.kind, "target": self.target, "ok": self.ok,
                 "checks": [c.to_json() for c in self.checks]}
 
-    def summary(self) -> list[str]:
-        """The card as lines: a heading, a line a check, then each failed check's first
-        failure with its reproduction."""
+    def summary(self, times: bool = False) -> list[str]:
+        """The card as lines: a heading, a line a check, with ``times`` each check's time per
+        call (a clock's reading, so left out unless asked for: the rest is the same every run),
+        then each failed check's first failure with its reproduction."""
         failed = sum(1 for c in self.checks if c.status == "fail")
         verdict = "every check passed" if self.ok else f"{failed} of {len(self.checks)} " \
             "checks failed"
         lines = [f"{self.name} ({self.kind}: {self.target}): {verdict}"]
         lines += [f"  {check.line()}" for check in self.checks]
         lines += [f"  {check.name}, time per call: {check.timing}" for check in self.checks
-                  if check.timing is not None]
+                  if times and check.timing is not None]
         for check in self.checks:
             if not check.failures:
                 continue
@@ -271,10 +272,11 @@ class Report:
                 "options": dict(self.options), "seed": self.seed, "ok": self.ok,
                 "cards": [card.to_json() for card in self.cards]}
 
-    def summary(self) -> str:
+    def summary(self, times: bool = False) -> str:
+        """Every card's summary (:meth:`Card.summary`), then how many passed every check."""
         lines: list[str] = []
         for card in self.cards:
-            lines += card.summary()
+            lines += card.summary(times)
         passed = sum(1 for card in self.cards if card.ok)
         lines.append(f"{passed} of {len(self.cards)} implementations passed every check")
         return "\n".join(lines)

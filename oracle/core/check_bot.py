@@ -150,7 +150,7 @@ def _calls_check(argv: Sequence[str], name: str, game: Game, config: Any, seed: 
                                  else (None, None))
                 if len(failures) < MAX_FAILURES:
                     failures.append(Failure(
-                        f"call {made}: {fault.message}", call=made, request=_json(request),
+                        fault.message, call=made, request=_json(request),
                         got=fault.answer, rule=fault.rule, stderr=stderr, exit=ended,
                         reproduction=Reproduction(
                             "sh", f"printf '%s\\n' {shlex.quote(_json(hello))} "

@@ -175,18 +175,19 @@ def _course_checker(game: Game, path: str | None) -> Any:
     return importlib.import_module(module)
 
 
-def _module_card(target: Target, *, game: Game, options: Mapping[str, Any], seed: int,
-                 calls: int, deals: int, limit_ms: float) -> Card:
-    """A course module's card: THE DISPATCH POINT of module targets, to ``check_module`` of
+def _module_card(target: Target, *, game: Game, seed: int, calls: int, cases: int, deals: int,
+                 limit_ms: float) -> Card:
+    """A course module's card, from ``check_module`` of
     the game's course checker (:func:`_course_checker`: the course's tasks detected from the
-    module's exports; its bot played through the shim with :func:`~.check_bot.check_bot`)."""
+    module's exports; its bot played through the shim with :func:`~.check_bot.check_bot`).
+    A course has its own rules (its variant), so the run's options are not the module's."""
     check_module = _course_checker(game, target.path).check_module
-    return check_module(target.path, name=target.name, game=game, options=dict(options),
-                        seed=seed, calls=calls, deals=deals, limit_ms=limit_ms)
+    return check_module(target.path, name=target.name, seed=seed, calls=calls, cases=cases,
+                        deals=deals, limit_ms=limit_ms)
 
 
 def run(targets: Sequence[Target], *, game: Game, options: Mapping[str, Any], seed: int,
-        games: int, calls: int, deals: int, limit_ms: float | None) -> Report:
+        games: int, calls: int, deals: int, limit_ms: float | None, cases: int = 0) -> Report:
     """The report of ``targets``, a card each, in order."""
     from hanamikoji import __version__
 
@@ -200,8 +201,8 @@ def run(targets: Sequence[Target], *, game: Game, options: Mapping[str, Any], se
     for target in targets:
         limit = LIMIT_MS[target.kind] if limit_ms is None else limit_ms
         if target.kind == "module":
-            cards.append(_module_card(target, game=game, options=options, seed=seed,
-                                      calls=calls, deals=deals, limit_ms=limit))
+            cards.append(_module_card(target, game=game, seed=seed, calls=calls, cases=cases,
+                                      deals=deals, limit_ms=limit))
             continue
         if target.kind == "engine":
             try:

@@ -95,12 +95,12 @@ def bot_checks(path: str, *, name: str, seed: int, calls: int, deals: int,
     """The module's T3 played as a bot through the shim (``node buaa_bot.mjs MODULE``): the bot
     target's checks (legality in one long-lived process, then a short tournament), in the
     course's rules."""
-    from hanamikoji.oracle.core.check_bot import check_bot  # type: ignore[import-not-found,unused-ignore]
+    from hanamikoji.engine.core.registry import get
+    from hanamikoji.oracle.core.check_bot import check_bot
 
-    found: list[Check] = check_bot(["node", str(SHIM), str(path)], name=name, game="hanamikoji",
-                                   options={"variant": "italian-three-rounds"}, seed=seed,
-                                   calls=calls, deals=deals, limit_ms=limit_ms)
-    return found
+    return check_bot(["node", str(SHIM), str(path)], name=name, game=get("hanamikoji"),
+                     options={"variant": "italian-three-rounds"}, seed=seed, calls=calls,
+                     deals=deals, limit_ms=limit_ms)
 
 
 # --- the plan of a check: the vectors and the commands that run them ------------------------------
