@@ -1,0 +1,299 @@
+"""Every forfeit can be replayed and looked at: the request a forfeit keeps is what its bot read,
+byte for byte; ``tournament --only N`` plays game N alone, writing the same games.jsonl line, and
+``--trace`` shows each exchange; ``view`` and ``show`` open a tournament's games.jsonl, naming the
+bots, replaying a forfeit to its position and a finished game from its record, and keeping the
+forfeit's details to whom may see them (docs/tournament.md, "Looking at a forfeit")."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from hanamikoji.engine.core.registry import get
+from hanamikoji.oracle.core.bot import decide_request
+from hanamikoji.oracle.core.referee import BotSpec, Limits, play
+from hanamikoji.oracle.core.tournament import (Tournament, play_unit, shard_problem,
+                                               tournament_shard)
+
+TESTS = pathlib.Path(__file__).resolve().parent
+ROOT = TESTS.parent
+sys.path.insert(0, str(TESTS))
+import referee_bots as B  # noqa: E402
+
+ENV = dict(os.environ, PYTHONPATH=str(TESTS),
+           PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+
+
+def heard(log: pathlib.Path, fault: str) -> BotSpec:
+    return BotSpec("heard", argv=(sys.executable, str(TESTS / "referee_bots.py"), "heard",
+                                  str(log), fault))
+
+
+def compact(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def hanamikoji(*words: str, cwd: pathlib.Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hanamikoji", *words], cwd=cwd, env=ENV,
+                          capture_output=True, text=True, timeout=120)
+
+
+# --- the request a forfeit keeps -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fault, kind, op", [
+    ("start", "crash", "new_game"), ("crash", "crash", "decide"), ("hang", "time", "decide"),
+    ("malformed", "malformed", "decide"), ("throw", "crash", "decide"),
+    ("illegal", "illegal", "decide")])
+def test_a_forfeit_keeps_the_request_its_bot_read(tmp_path, fault, kind, op):
+    """The last line the bot read is the forfeit's request, byte for byte (the referee's compact
+    JSON), for every kind of fault; a decision's request is the seat's view of the game so far,
+    as the engine's observe gives it."""
+    log = tmp_path / "heard.log"
+    tournament = Tournament("hanamikoji", (), (BotSpec("random", make=_random()),
+                                               heard(log, fault)), 1, 0, Limits(decision=0.5))
+    result = play_unit(tournament, 0)
+    forfeit = result.forfeit
+    assert forfeit is not None and (forfeit["kind"], forfeit["seat"]) == (kind, 1)
+    lines = log.read_bytes().splitlines()
+    assert compact(forfeit["request"]).encode() == lines[-1]
+    assert forfeit["request"]["op"] == op
+    if op == "decide":
+        game = get("hanamikoji")
+        from hanamikoji.oracle.core.perft import read_position
+
+        state = read_position(game, result.game)
+        assert forfeit["request"] == decide_request(game, state, 1, 1)
+    if fault == "throw":
+        assert B.HEARD_THROWS in forfeit["stderr"]
+
+
+def _random():
+    from hanamikoji.oracle.core.bot import RandomBot
+
+    return RandomBot
+
+
+def test_a_built_in_bots_illegal_decision_keeps_its_request():
+    """A bot in the referee's process has no process and no stderr, but its request is kept:
+    the decide of the game so far."""
+    game = get("hanamikoji")
+    config = game.configure({})
+    played = play(game, config, [BotSpec("bad", make=B.NotInHand), BotSpec("r", make=_random())],
+                  deal_seed=0, deal=0, bot_seeds=[1, 2])
+    forfeit = played.forfeit
+    assert forfeit is not None and forfeit.kind == "illegal" and forfeit.stderr is None
+    assert forfeit.request == decide_request(game, played.state, 0, 0)
+    assert forfeit.to_json()["request"] == forfeit.request
+
+
+def test_a_stored_shard_whose_forfeit_has_no_request_is_played_again():
+    """A shard kept by a toolkit before forfeits kept their request would give other
+    games.jsonl bytes than playing it now: --resume plays it again."""
+    tournament = Tournament("hanamikoji", (), (BotSpec("bad", make=B.NotInHand),
+                                               BotSpec("r", make=_random())), 1, 0)
+
+    class Shard:
+        args = (tournament, 0, 2)
+
+    blob = tournament_shard(tournament, 0, 2)
+    assert shard_problem(Shard, blob) is None
+    old = []
+    for line in blob.splitlines():
+        data = json.loads(line)
+        if data["forfeit"] is not None:
+            del data["forfeit"]["request"]
+        old.append(json.dumps(data) + "\n")
+    assert shard_problem(Shard, "".join(old)) == ("its forfeit of game 0 has no request (a "
+                                                  "shard of an earlier toolkit)")
+
+
+def test_the_bot_schema_describes_the_forfeit_and_its_request(tmp_path):
+    """The forfeits games.jsonl holds (a command bot's crash at the start, and a built-in
+    bot's illegal decision) check against the bot schema's $defs/forfeit, their requests
+    against the protocol's requests; a forfeit without its request does not."""
+    import jsonschema
+
+    from hanamikoji.oracle.core.bot_schema import bot_schema
+
+    schema = bot_schema(get("hanamikoji"))
+    assert "whole" in schema["$defs"]["forfeit"]["properties"]["request"]["description"]
+    forfeit = {**schema, "$ref": "#/$defs/forfeit"}
+    del forfeit["anyOf"]
+    illegal = Tournament("hanamikoji", (), (BotSpec("bad", make=B.NotInHand),
+                                            BotSpec("random", make=_random())), 1, 0)
+    start = Tournament("hanamikoji", (), (BotSpec("random", make=_random()),
+                                          heard(tmp_path / "log", "start")), 1, 0)
+    lines = [play_unit(t, 0).to_json(["a", "b"])["forfeit"] for t in (illegal, start)]
+    assert [f["kind"] for f in lines] == ["illegal", "crash"]
+    assert [f["request"]["op"] for f in lines] == ["decide", "new_game"]
+    for line in lines:
+        jsonschema.validate(line, forfeit)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({k: v for k, v in lines[0].items() if k != "request"}, forfeit)
+
+
+# --- tournament --only N and --trace ---------------------------------------------------------
+
+
+def test_only_n_plays_game_n_alone_with_the_same_line_and_trace_shows_its_calls(tmp_path):
+    """``--only 1`` writes game 1's games.jsonl line of the whole tournament, byte for byte,
+    and lists the same forfeit in --json; ``--trace`` shows every request the bot read (its
+    own log, in order) and the last is the forfeit's request."""
+    whole, alone = tmp_path / "whole.log", tmp_path / "alone.log"
+    bot = f"heard=python {TESTS / 'referee_bots.py'} heard {{}} throw"
+    done = hanamikoji("tournament", "random", bot.format(whole), "--deals", "1", "--out",
+                      "all", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    full = (tmp_path / "all" / "games.jsonl").read_text().splitlines()
+    assert len(full) == 2
+    one = hanamikoji("tournament", "random", bot.format(alone), "--deals", "1", "--out", "one",
+                     "--json", "--only", "1", "--trace", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    assert (tmp_path / "one" / "games.jsonl").read_text() == full[1] + "\n"
+    report = json.loads(one.stdout)
+    assert report["only"] == 1 and report["games"] == 1
+    assert report["forfeits"] == [f for f in json.loads(done.stdout)["forfeits"]
+                                  if f["game"] == 1]
+    sent = [line.split(": ", 1)[1] for line in one.stderr.splitlines()
+            if line.startswith("referee > heard (seat 0): ")]
+    assert [line.encode() for line in sent] == alone.read_bytes().splitlines()
+    assert sent[-1] == compact(json.loads(full[1])["forfeit"]["request"])
+    answers = [line for line in one.stderr.splitlines() if line.startswith("heard (seat 0) > ")]
+    assert len(answers) == len(sent) - 1  # every request answered but the last
+    # every line of the trace is one of the four shapes
+    for line in one.stderr.splitlines():
+        assert line.startswith(("referee > heard (seat 0): ", "heard (seat 0) > referee: ",
+                                "referee > random (seat 1): ", "random (seat 1) > referee: "))
+
+
+@pytest.mark.parametrize("words, said", [
+    (["--only", "2"], "--only 2: the schedule has 2 games, numbered 0 to 1"),
+    (["--trace"], "--trace needs --only N: it prints the exchanges of one game"),
+    (["--only", "0", "--workers", "2"], "--only plays one game in this process; it takes no "
+                                        "--workers")])
+def test_only_and_trace_refuse_what_they_cannot_do(tmp_path, words, said):
+    done = hanamikoji("tournament", "random", "random", "--deals", "1", *words, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"hanamikoji tournament: error: {said}\n"
+
+
+# --- view and show of a games.jsonl ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """A tournament of random, a bot that throws at its 3rd decision and another random: 6
+    games, 4 forfeits (games 0, 1, 4 and 5), 2 games played to their end (2 and 3)."""
+    folder = tmp_path_factory.mktemp("results")
+    log = folder / "heard.log"
+    done = hanamikoji("tournament", "random", f"heard=python {TESTS / 'referee_bots.py'} heard "
+                      f"{log} throw", "random", "--deals", "1", "--out", "out", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+def test_show_names_the_bots_and_replays_a_forfeit_to_its_position(results):
+    lines = (results / "out" / "games.jsonl").read_text().splitlines()
+    forfeit = json.loads(lines[0])["forfeit"]
+    done = hanamikoji("show", "out/games.jsonl", "--only", "0", cwd=results)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert out[0] == "out/games.jsonl:1: game 0 (deal 0): random#1 (seat 0), heard (seat 1)"
+    # the game so far, as perft --history's position replays it, then the forfeit
+    game = get("hanamikoji")
+    from hanamikoji.oracle.core.perft import read_position
+
+    state = read_position(game, json.loads(lines[0])["position"])
+    assert out[1:1 + len(game.render(state))] == list(game.render(state))
+    assert out[-3:] == [
+        "forfeit: heard (seat 1): crash: the bot's process ended before answering decide "
+        "(exit code 1)", f"  stderr: RuntimeError: {B.HEARD_THROWS}",
+        "  request: " + compact(forfeit["request"])]
+
+
+def test_show_as_the_other_player_keeps_the_forfeits_details_hidden(results):
+    """Player 0's view: who forfeited and the kind, not the message, the bot's words or its
+    request (player 1's own view, its hand)."""
+    done = hanamikoji("show", "out/games.jsonl", "--only", "0", "--player", "0", cwd=results)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "forfeit: heard (seat 1): crash"
+    assert "request" not in done.stdout and "stderr" not in done.stdout
+    own = hanamikoji("show", "out/games.jsonl", "--only", "0", "--player", "1", cwd=results)
+    assert own.stdout.splitlines()[-1].startswith("  request: ")
+
+
+def test_show_replays_a_finished_game_from_its_record(results):
+    """Game 2 (random#1 against random#2) ended: shown as its record in records.jsonl is (the
+    first record: games 0 and 1 were forfeited)."""
+    game2 = hanamikoji("show", "out/games.jsonl", "--only", "2", cwd=results)
+    record = hanamikoji("show", "out/records.jsonl", "--only", "0", cwd=results)
+    assert game2.returncode == record.returncode == 0, game2.stderr + record.stderr
+    assert game2.stdout.splitlines()[0] == ("out/games.jsonl:3: game 2 (deal 0): random#1 "
+                                            "(seat 0), random#2 (seat 1)")
+    assert game2.stdout.splitlines()[1:] == record.stdout.splitlines()[1:]
+    assert len(record.stdout.splitlines()) > 10
+
+
+def test_a_records_file_that_does_not_go_with_the_games_is_refused(results, tmp_path):
+    """records.jsonl missing, or of another tournament: one line each, exit 2; the forfeits
+    are still shown."""
+    folder = tmp_path / "alone"
+    folder.mkdir()
+    shutil.copy(results / "out" / "games.jsonl", folder)
+    done = hanamikoji("show", "alone/games.jsonl", cwd=tmp_path)
+    assert done.returncode == 2
+    assert [line[:15] for line in done.stdout.splitlines()
+            if line.startswith("forfeit:")] == ["forfeit: heard "] * 4
+    errors = done.stderr.splitlines()
+    assert len(errors) == 2 and errors[0].startswith(
+        "hanamikoji show: error: alone/games.jsonl:3: game 2 was played to its end; its "
+        "record is not here")
+    records = (results / "out" / "records.jsonl").read_text().splitlines()
+    lines = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    assert lines[2]["winners"] != lines[3]["winners"]  # so the records cannot be swapped
+    (folder / "records.jsonl").write_text("\n".join(records[1:] + records[:1]) + "\n")
+    swapped = hanamikoji("show", "alone/games.jsonl", "--only", "2", cwd=tmp_path)
+    assert swapped.returncode == 2 and swapped.stdout == ""
+    assert swapped.stderr.startswith("hanamikoji show: error: alone/games.jsonl:3: "
+                                     "alone/records.jsonl:1, the record in its place, does not "
+                                     "end as the game does")
+
+
+def test_a_line_that_is_no_tournament_game_is_one_line(tmp_path):
+    lines = ['{"game": 0, "deal": 0, "bots": ["a", "b"], "winners": [0], "reason": "x"}',
+             '{"game": 1}']
+    (tmp_path / "games.jsonl").write_text("\n".join(lines) + "\n")
+    done = hanamikoji("show", "games.jsonl", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        'hanamikoji show: error: games.jsonl:2: not a game of a tournament\'s games.jsonl '
+        '(expected {"game", "deal", "bots", "winners", "reason"})')
+    assert "Traceback" not in done.stderr
+
+
+def test_view_writes_every_game_with_its_bots_and_forfeit(results, tmp_path):
+    from hanamikoji.viewer.core.page import unpack
+
+    done = hanamikoji("view", "out/games.jsonl", "--out", str(tmp_path / "page.html"),
+                      cwd=results)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "page.html").read_text()
+    data = json.loads(page.split('id="hk-data">', 1)[1].split("</script>", 1)[0])
+    entries = data["games"]
+    lines = [json.loads(line) for line in (results / "out" / "games.jsonl").read_text()
+             .splitlines()]
+    assert [e["bots"] for e in entries] == [line["bots"] for line in lines]
+    assert [e.get("forfeit", {}).get("request") for e in entries] == [
+        (line.get("forfeit") or {}).get("request") for line in lines]
+    assert entries[0]["forfeit"]["stderr_line"] == f"RuntimeError: {B.HEARD_THROWS}"
+    assert [e["end"] is None for e in entries] == [line["reason"] == "forfeit" for line in lines]
+    # a forfeit replayed to its position: as many steps as the position's history
+    steps = unpack(entries[1]["z"])["steps"]
+    assert len(steps) == len(lines[1]["position"]["history"])
