@@ -297,3 +297,24 @@ def test_view_writes_every_game_with_its_bots_and_forfeit(results, tmp_path):
     # a forfeit replayed to its position: as many steps as the position's history
     steps = unpack(entries[1]["z"])["steps"]
     assert len(steps) == len(lines[1]["position"]["history"])
+
+
+def test_a_node_bots_forfeit_keeps_the_call_its_module_threw_on(tmp_path):
+    """The Node shim serving a course module that throws at its 3rd call names the call's
+    arguments on its stderr; the forfeit's request holds the same three (its ``buaa``), and
+    ``--only`` with ``--trace`` shows that request as the last sent to the bot."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    bot = (f"course=node {ROOT / 'docs' / 'examples' / 'buaa_bot.mjs'} "
+           f"{TESTS / 'js' / 't3-throws-at-call-3.mjs'}")
+    done = hanamikoji("tournament", "--variant", "italian-three-rounds", "random", bot,
+                      "--deals", "1", "--only", "1", "--json", "--trace", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (forfeit,) = json.loads(done.stdout)["forfeits"]
+    buaa = forfeit["request"]["buaa"]
+    said = (f"call 3 of hanamikoji_action({json.dumps(buaa['history'])}, "
+            f"{json.dumps(buaa['hand'])}, {compact(buaa['board'])}) threw")
+    assert said in forfeit["stderr"]
+    sent = [line for line in done.stderr.splitlines()
+            if line.startswith("referee > course (seat 0): ")]
+    assert sent[-1] == "referee > course (seat 0): " + compact(forfeit["request"])
