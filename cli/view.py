@@ -103,10 +103,12 @@ def _played_entries(path: str, forced: Any, only: int | None,
             entry["bots"] = list(played.bots)
             f = played.forfeit
             if f is not None:
+                tail = f.get("stderr")
                 entry["forfeit"] = {
                     "bot": f.get("bot"), "seat": f.get("seat"), "kind": f.get("kind"),
                     "rule": f.get("rule"), "message": f.get("message"), "exit": f.get("exit"),
-                    "answer": f.get("answer"), "stderr_line": stderr_line(f.get("stderr")),
+                    "answer": f.get("answer"),
+                    "stderr_line": stderr_line(tail) if isinstance(tail, str) else None,
                     "request": f.get("request")}
             out.append((played.game, entry))
     except (GamesFileError, OSError) as error:

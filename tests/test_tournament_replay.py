@@ -266,16 +266,37 @@ def test_a_records_file_that_does_not_go_with_the_games_is_refused(results, tmp_
                                      "end as the game does")
 
 
-def test_a_line_that_is_no_tournament_game_is_one_line(tmp_path):
-    lines = ['{"game": 0, "deal": 0, "bots": ["a", "b"], "winners": [0], "reason": "x"}',
-             '{"game": 1}']
-    (tmp_path / "games.jsonl").write_text("\n".join(lines) + "\n")
+@pytest.mark.parametrize("line, said", [
+    ('{"game": 1}', "$.deal: expected a whole number, got null"),
+    ('{"game": 1, "deal": 0, "bots": ["a"], "winners": 5, "reason": "x"}',
+     "$.winners: expected a list of seats, got 5"),
+    ('{"game": 1, "deal": 0, "bots": ["a"], "winners": [], "reason": "forfeit", '
+     '"forfeit": {"seat": 3}}', "$.forfeit.seat: expected a seat of the game"),
+    ('{"game": 1, "deal": 0, "bots": ["a"], "winners": [], "reason": "forfeit", '
+     '"forfeit": {"seat": 0}}', "$.position: expected the game so far (a position object)"),
+    ("[1, 2]", "not a JSON object")])
+def test_a_line_that_is_no_tournament_game_is_one_line(tmp_path, line, said):
+    """The first line makes the file a tournament's; a later line that is not one of its games
+    is one line naming the file, the line and the JSON path, exit 2, never a traceback."""
+    first = '{"game": 0, "deal": 0, "bots": ["a", "b"], "winners": [0], "reason": "x"}'
+    (tmp_path / "games.jsonl").write_text(first + "\n" + line + "\n")
+    for command in ("show", "view"):
+        done = hanamikoji(command, "games.jsonl", cwd=tmp_path)
+        assert done.returncode == 2
+        assert done.stderr.splitlines()[-1] == (
+            f"hanamikoji {command}: error: games.jsonl:2: not a game of a tournament's "
+            f"games.jsonl: {said}")
+
+
+def test_a_forfeits_position_the_engine_refuses_is_one_line(tmp_path):
+    line = {"game": 0, "deal": 0, "bots": ["a", "b"], "winners": [0], "reason": "forfeit",
+            "forfeit": {"seat": 1, "kind": "crash"},
+            "position": {"game": "hanamikoji", "history": [{"action": "secret"}]}}
+    (tmp_path / "games.jsonl").write_text(json.dumps(line) + "\n")
     done = hanamikoji("show", "games.jsonl", cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.splitlines()[-1] == (
-        'hanamikoji show: error: games.jsonl:2: not a game of a tournament\'s games.jsonl '
-        '(expected {"game", "deal", "bots", "winners", "reason"})')
-    assert "Traceback" not in done.stderr
+    assert (done.returncode, done.stdout) == (2, "")
+    (said,) = done.stderr.splitlines()
+    assert said.startswith("hanamikoji show: error: games.jsonl:1: $.position: $.history[0]")
 
 
 def test_view_writes_every_game_with_its_bots_and_forfeit(results, tmp_path):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from typing import IO, Any, Iterator
 
@@ -26,9 +27,9 @@ from hanamikoji.engine.core.registry import get
 
 __all__ = ["PlayedGame", "forfeit_lines", "is_games_file", "played_games"]
 
-#: The bytes of a first line read to tell a games.jsonl from records (a forfeit's line holds
-#: its request, stderr tail and position: some kilobytes).
-_FIRST_LINE = 1 << 20
+#: How a line of games.jsonl begins, as the tournament writes it (these keys first): what
+#: tells the file from one of records, read off its first bytes.
+_BEGINS = re.compile(rb'\s*\{\s*"game"\s*:\s*\d+\s*,\s*"deal"\s*:\s*\d+\s*,\s*"bots"\s*:\s*\[')
 
 
 @attrs.frozen
@@ -56,24 +57,43 @@ class PlayedGame:
         return f"{self.source}:{self.line}: game {self.number} (deal {self.deal}): {seats}"
 
 
-def _tournament_line(obj: Any) -> bool:
-    return (isinstance(obj, dict) and type(obj.get("game")) is int
-            and isinstance(obj.get("bots"), list) and "reason" in obj and "format" not in obj)
+def _shape_problem(obj: Any) -> str | None:
+    """Why ``obj`` is not a line of a tournament's games.jsonl, or None."""
+    if not isinstance(obj, dict):
+        return "not a JSON object"
+    for key, what, ok in (
+            ("game", "a whole number", lambda v: type(v) is int and v >= 0),
+            ("deal", "a whole number", lambda v: type(v) is int and v >= 0),
+            ("bots", "a list of names", lambda v: isinstance(v, list) and v
+             and all(isinstance(b, str) for b in v)),
+            ("winners", "a list of seats", lambda v: isinstance(v, list)
+             and all(type(w) is int for w in v)),
+            ("reason", "a string", lambda v: isinstance(v, str)),
+            ("forfeit", "an object or nothing", lambda v: v is None or isinstance(v, dict))):
+        if not ok(obj.get(key)):
+            return f"$.{key}: expected {what}, got {json.dumps(obj.get(key))[:40]}"
+    forfeit = obj.get("forfeit")
+    if forfeit is not None:
+        if type(forfeit.get("seat")) is not int or not 0 <= forfeit["seat"] < len(obj["bots"]):
+            return "$.forfeit.seat: expected a seat of the game"
+        if not isinstance(obj.get("position"), dict):
+            return "$.position: expected the game so far (a position object)"
+    return None
 
 
 def is_games_file(path: str) -> bool:
-    """Whether ``path`` is a regular file whose first line is a game of a tournament's
-    ``games.jsonl`` (nothing else is opened; standard input is never one)."""
+    """Whether ``path`` is a regular file that begins as a tournament's ``games.jsonl`` does
+    (only its first bytes are read; standard input is never one)."""
     if path == "-":
         return False
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return False
         with open(path, "rb") as handle:
-            first = json.loads(handle.readline(_FIRST_LINE))
-    except (OSError, ValueError, RecursionError):
+            start = handle.read(256)
+    except OSError:
         return False
-    return _tournament_line(first)
+    return _BEGINS.match(start) is not None
 
 
 class GamesFileError(ValueError):
@@ -118,16 +138,15 @@ def played_games(path: str, forced: Game | None = None,
                 obj = decode(raw)
             except NotJSONError as error:
                 raise GamesFileError(f"{where}: not JSON ({error})") from None
-            if not _tournament_line(obj):
-                raise GamesFileError(f"{where}: not a game of a tournament's games.jsonl "
-                                     '(expected {"game", "deal", "bots", "winners", "reason"})')
+            problem = _shape_problem(obj)
+            if problem is not None:
+                raise GamesFileError(f"{where}: not a game of a tournament's games.jsonl: "
+                                     f"{problem}")
             index = obj["game"]
             forfeit = obj.get("forfeit")
-            bots = tuple(str(b) for b in obj["bots"])
-            base = dict(source=path, line=number, number=index, deal=obj.get("deal"),
-                        bots=bots, winners=tuple(obj.get("winners") or ()),
-                        reason=str(obj["reason"]),
-                        forfeit=forfeit if isinstance(forfeit, dict) else None)
+            base = dict(source=path, line=number, number=index, deal=obj["deal"],
+                        bots=tuple(obj["bots"]), winners=tuple(obj["winners"]),
+                        reason=obj["reason"], forfeit=forfeit)
             if forfeit is None:
                 record = next(records, None)
                 if only is not None and index != only:
@@ -136,12 +155,13 @@ def played_games(path: str, forced: Game | None = None,
                 continue
             if only is not None and index != only:
                 continue
-            position = obj.get("position")
+            position = obj["position"]
             try:
+                named = position.get("game")
                 game = forced if forced is not None else get(
-                    position.get("game") if isinstance(position, dict) else None)
+                    named if isinstance(named, str) else None)
                 state = read_position(game, position)
-            except (GameError, KeyError) as error:
+            except GameError as error:
                 yield PlayedGame(**base, problem=f"{where}: $.position: {error}")
                 continue
             yield PlayedGame(**base, game=game, final=state)
@@ -183,7 +203,8 @@ def forfeit_lines(forfeit: dict[str, Any], player: int | None = None) -> list[st
     lines = [f"{who}: {forfeit.get('message')}{ended}"]
     if forfeit.get("answer") is not None:
         lines.append(f"  answer: {forfeit['answer']}")
-    said = stderr_line(forfeit.get("stderr"))
+    tail = forfeit.get("stderr")
+    said = stderr_line(tail) if isinstance(tail, str) else None
     if said is not None:
         lines.append(f"  stderr: {said}")
     if forfeit.get("request") is not None:
