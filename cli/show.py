@@ -67,6 +67,9 @@ def show(args: argparse.Namespace) -> int:
             shown = show_played(args, path, tally, shown)
         else:
             shown = _show_records(args, path, tally, shown, only)
+    if only is not None and not shown and not tally.unreadable:
+        raise UsageError(f"--only {only}: no record {only} and no game {only} of a "
+                         f"tournament in {', '.join(args.paths)}")
     return _exit_code(tally)
 
 

@@ -151,16 +151,22 @@ def view(args: argparse.Namespace) -> int:
                 games.add(game)
             continue
         for verdict, game, final in records([path], tally, "view", forced):
+            valid = verdict.judgement.status is Status.VALID and game is not None
             if only is not None and verdict.index != only:
+                if not valid:  # judged all the same, as show judges it
+                    print(verdict.to_text(), file=sys.stderr)
                 continue
             label = f"{verdict.source}:{verdict.line}: record {verdict.index}"
-            if verdict.judgement.status is Status.VALID and game is not None:
+            if valid and game is not None:
                 entries.append(game_entry(game, final, label))
                 games.add(game)
             else:
                 print(verdict.to_text(), file=sys.stderr)
                 entries.append(unreadable_entry(label, verdict.to_text()))
     if not entries:
+        if only is not None and not tally.unreadable:
+            raise UsageError(f"--only {only}: no record {only} and no game {only} of a "
+                             f"tournament in {', '.join(args.paths)}")
         return tally.exit_code()
     names = ", ".join(sorted({e["title"] for e in entries if e.get("game")})) or "records"
     title = (f"{names}: {entries[0]['label']}" if len(entries) == 1

@@ -339,3 +339,23 @@ def test_a_node_bots_forfeit_keeps_the_call_its_module_threw_on(tmp_path):
     sent = [line for line in done.stderr.splitlines()
             if line.startswith("referee > course (seat 0): ")]
     assert sent[-1] == "referee > course (seat 0): " + compact(forfeit["request"])
+
+
+def test_only_a_game_the_file_does_not_hold_is_one_line(results):
+    for command in ("show", "view"):
+        done = hanamikoji(command, "out/games.jsonl", "--only", "6", cwd=results)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == (f"hanamikoji {command}: error: --only 6: no record 6 and no game "
+                               "6 of a tournament in out/games.jsonl\n")
+
+
+def test_only_n_of_a_file_of_records_is_record_n(tmp_path):
+    """``--only N`` of records: record N alone, as the file shows it among the rest."""
+    done = hanamikoji("simulate", "--games", "3", "--records", "games.jsonl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    every = hanamikoji("show", "games.jsonl", cwd=tmp_path).stdout
+    alone = hanamikoji("show", "games.jsonl", "--only", "1", cwd=tmp_path).stdout
+    assert alone.startswith("games.jsonl:2: record 1\n") and "\n\n" + alone + "\n" in every
+    assert "record 0" not in alone and "record 2" not in alone
+    page = hanamikoji("view", "games.jsonl", "--only", "2", cwd=tmp_path)
+    assert page.stdout == "wrote games.html (1 record)\n"
