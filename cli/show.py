@@ -11,7 +11,9 @@ won, and the lengths of the games in each game's own unit (:attr:`Game.length_un
 Both read files as ``validate`` does (:func:`.validate.records`: JSON Lines, pretty-printed
 records, records one after another, ``-`` for standard input); a record that is not valid gets
 the line ``validate`` prints for it, on stderr, and the exit code is ``validate``'s (1 if some
-are illegal, 2 if any is malformed or a file cannot be read).
+are illegal, 2 if any is malformed or a file cannot be read). ``show`` also prints the games of
+a tournament's ``games.jsonl`` (:mod:`.tournament_games`): each with its bots, a forfeit up to
+the forfeit and then the forfeit itself.
 """
 
 from __future__ import annotations
