@@ -40,8 +40,28 @@ def compact(value) -> str:
 
 
 def hanamikoji(*words: str, cwd: pathlib.Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "hanamikoji", *words], cwd=cwd, env=ENV,
-                          capture_output=True, text=True, timeout=120)
+    """The command run in this process (in ``cwd``, bots finding ``python`` and tests/ as
+    :data:`ENV` says): its exit code and what it printed, as a finished process gives them."""
+    import contextlib
+    import io
+
+    from hanamikoji.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    environ, folder = dict(os.environ), os.getcwd()
+    os.environ.update(ENV)
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(words))
+            except SystemExit as stopped:  # argparse's refusal
+                code = stopped.code
+    finally:
+        os.chdir(folder)
+        os.environ.clear()
+        os.environ.update(environ)
+    return subprocess.CompletedProcess(list(words), code, out.getvalue(), err.getvalue())
 
 
 # --- the request a forfeit keeps -------------------------------------------------------------
@@ -171,6 +191,26 @@ def test_only_n_plays_game_n_alone_with_the_same_line_and_trace_shows_its_calls(
     for line in one.stderr.splitlines():
         assert line.startswith(("referee > heard (seat 0): ", "heard (seat 0) > referee: ",
                                 "referee > random (seat 1): ", "random (seat 1) > referee: "))
+
+
+@pytest.mark.parametrize("fault", ["hang", "illegal", "start"])
+def test_only_n_reproduces_each_kind_of_forfeit_byte_for_byte(tmp_path, capsys, monkeypatch,
+                                                              fault):
+    """A time forfeit (its message states the limit, no clock reading), a decision the rules
+    forbid, and a crash at the start: game 1 alone writes game 1's line of the whole
+    tournament."""
+    from hanamikoji.cli.main import main
+
+    monkeypatch.setenv("PATH", ENV["PATH"])
+    bot = f"heard=python {TESTS / 'referee_bots.py'} heard {tmp_path / 'log'} {fault}"
+    words = ["tournament", "random", bot, "--deals", "1", "--decision-time", "0.3"]
+    assert main([*words, "--out", str(tmp_path / "all")]) == 0
+    assert main([*words, "--out", str(tmp_path / "one"), "--only", "1"]) == 0
+    capsys.readouterr()
+    whole = (tmp_path / "all" / "games.jsonl").read_text().splitlines()
+    assert json.loads(whole[1])["forfeit"]["kind"] == {"hang": "time", "illegal": "illegal",
+                                                       "start": "crash"}[fault]
+    assert (tmp_path / "one" / "games.jsonl").read_text() == whole[1] + "\n"
 
 
 @pytest.mark.parametrize("words, said", [
