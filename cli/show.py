@@ -301,16 +301,18 @@ def _from_tournament(source: str) -> bool:
     import pathlib
     import stat
 
+    from hanamikoji.oracle.core.tournament_games import is_games_file
+
     path = pathlib.Path(source)
     games = path.parent / "games.jsonl"
     try:
         if path.name != "records.jsonl" or not stat.S_ISREG(os.lstat(games).st_mode):
             return False
-        with open(games, "rb") as lines:
-            first = json.loads(lines.readline(1 << 16))
-    except (OSError, ValueError):
+    except OSError:
         return False
-    return isinstance(first, dict) and isinstance(first.get("bots"), list)
+    # told by how it begins: a first line holding a forfeit (its request, its stderr, the
+    # game so far) may be longer than any bound a whole line would be read to
+    return is_games_file(str(games))
 
 
 def _spread(counts: Counter) -> dict[str, int]:

@@ -399,3 +399,20 @@ def test_only_n_of_a_file_of_records_is_record_n(tmp_path):
     assert "record 0" not in alone and "record 2" not in alone
     page = hanamikoji("view", "games.jsonl", "--only", "2", cwd=tmp_path)
     assert page.stdout == "wrote games.html (1 record)\n"
+
+
+def test_stats_knows_a_tournaments_records_whose_first_forfeit_is_long(results, tmp_path):
+    """A first line of games.jsonl longer than 64 KiB (a forfeit's request, stderr and
+    position grow with the game) still marks records.jsonl as a tournament's: no note that
+    'simulate' begins with player 0."""
+    folder = tmp_path / "long"
+    folder.mkdir()
+    lines = (results / "out" / "games.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    first["forfeit"]["stderr"] = "x" * 70_000
+    (folder / "games.jsonl").write_text("\n".join([json.dumps(first, separators=(",", ":")),
+                                                   *lines[1:]]) + "\n")
+    shutil.copy(results / "out" / "records.jsonl", folder)
+    done = hanamikoji("stats", "long/records.jsonl", cwd=tmp_path)
+    assert done.returncode == 0 and "2 games of" in done.stdout, done.stderr
+    assert "note:" not in done.stdout
