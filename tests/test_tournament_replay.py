@@ -185,6 +185,7 @@ def test_only_n_plays_game_n_alone_with_the_same_line_and_trace_shows_its_calls(
             if line.startswith("referee > heard (seat 0): ")]
     assert [line.encode() for line in sent] == alone.read_bytes().splitlines()
     assert sent[-1] == compact(json.loads(full[1])["forfeit"]["request"])
+    assert b'"request":' + alone.read_bytes().splitlines()[-1] in full[1].encode()  # verbatim
     answers = [line for line in one.stderr.splitlines() if line.startswith("heard (seat 0) > ")]
     assert len(answers) == len(sent) - 1  # every request answered but the last
     # every line of the trace is one of the four shapes
@@ -416,3 +417,34 @@ def test_stats_knows_a_tournaments_records_whose_first_forfeit_is_long(results, 
     done = hanamikoji("stats", "long/records.jsonl", cwd=tmp_path)
     assert done.returncode == 0 and "2 games of" in done.stdout, done.stderr
     assert "note:" not in done.stdout
+
+
+def test_a_maiko_tournaments_forfeits_are_shown_too(tmp_path):
+    """Nothing of this is Hanamikoji's: a three-seat Maiko tournament's games.jsonl (written as
+    the command writes it) is shown and viewed, each forfeit with its request, the seat's view
+    of the game so far, and kept from the other seats' views."""
+    from hanamikoji.oracle.core.perft import read_position
+
+    bots = (BotSpec("random", make=_random()), BotSpec("early", make=B.EndsTurnEarly),
+            BotSpec("random2", make=_random()))
+    tournament = Tournament("maiko", (("players", 3),), bots, 1, 0)
+    names = [b.name for b in bots]
+    lines = [play_unit(tournament, i).to_json(names) for i in range(6)]
+    assert all(line["forfeit"]["bot"] == "early" for line in lines)
+    (tmp_path / "games.jsonl").write_text("".join(compact(line) + "\n" for line in lines))
+    (tmp_path / "records.jsonl").write_text("")
+    game = get("maiko")
+    for line in lines[:2]:
+        seat = line["forfeit"]["seat"]
+        state = read_position(game, line["position"])
+        assert line["forfeit"]["request"] == decide_request(game, state, seat, seat)
+        done = hanamikoji("show", "games.jsonl", "--only", str(line["game"]), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1] == "  request: " + compact(line["forfeit"]["request"])
+        other = (seat + 1) % 3
+        seen = hanamikoji("show", "games.jsonl", "--only", str(line["game"]), "--player",
+                          str(other), cwd=tmp_path)
+        assert seen.stdout.splitlines()[-1] == (f"forfeit: early (seat {seat}): illegal "
+                                                "[MK-TURN-2]")
+    page = hanamikoji("view", "games.jsonl", cwd=tmp_path)
+    assert (page.returncode, page.stdout) == (0, "wrote games.html (6 records)\n")
