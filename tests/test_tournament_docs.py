@@ -54,7 +54,7 @@ def test_every_command_of_the_page_runs(tmp_path):
                 continue
             if "node " in command and shutil.which("node") is None:
                 continue  # the Node shim's own tests say node is missing
-            words = shlex.split(command.split(" > ")[0])
+            words = shlex.split(re.split(r" 2?> ", command)[0])
             done = subprocess.run([sys.executable, "-m", "hanamikoji", *words[1:]],
                                   cwd=tmp_path, env=env, capture_output=True, text=True,
                                   timeout=300)
@@ -136,11 +136,11 @@ def test_looking_at_a_forfeit_shows_what_the_page_says(tmp_path):
     section = DOC.split("## Looking at a forfeit", 1)[1].split("\n## ", 1)[0]
     commands = [line.removeprefix("$ ") for line in section.splitlines()
                 if line.startswith(("hanamikoji ", "$ hanamikoji "))
-                and "hanamikoji view " not in line and "--json" not in line]  # run above
+                and "hanamikoji view " not in line and " 2> " not in line]  # run above
     env = _folder(tmp_path)
 
     def run(command: str) -> subprocess.CompletedProcess:
-        words = shlex.split(command.split(" > ")[0])
+        words = shlex.split(re.split(r" 2?> ", command)[0])
         done = subprocess.run([sys.executable, "-m", "hanamikoji", *words[1:]], cwd=tmp_path,
                               env=env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (command, done.stderr)
@@ -159,6 +159,15 @@ def test_looking_at_a_forfeit_shows_what_the_page_says(tmp_path):
     said = trace.stderr.splitlines()
     assert said[-1] == f"referee > buggy (seat 0): {request}"
     assert any(s.startswith('buggy (seat 0) > referee: {"decision": ') for s in said)
+    # the requests of the trace, fed to the bot again, make it fail as it did
+    calls = tmp_path / "calls.txt"
+    calls.write_text(trace.stderr)
+    (again,) = [line for line in section.splitlines() if line.startswith("sed ")]
+    done = subprocess.run(["bash", "-c", again], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == "RuntimeError: the bot's own bug, at its 3rd decision"
+    assert "RuntimeError: the bot's own bug, at its 3rd decision" in section
     flat = " ".join(section.split())
     assert '`referee > buggy (seat 0): {"op":"decide",...}`' in flat
     assert '`buggy (seat 0) > referee: {"decision": ...}`' in flat
