@@ -15,8 +15,8 @@ from hanamikoji.cli.options import game_and_config
 from hanamikoji.oracle.core.referee import Limits
 from hanamikoji.oracle.core.tournament import (FORFEITS_SHOWN, GameResult, Schedule, Tally,
                                                Tournament, forfeit_entry, lined_up, merged,
-                                               play_unit, played_here, report, shard_problem,
-                                               shards, table_lines)
+                                               played_here, report, shard_problem, shards,
+                                               table_lines)
 
 
 def tournament(args: argparse.Namespace) -> int:
@@ -132,6 +132,8 @@ def _alone(tournament: Tournament, schedule: Schedule, index: int,
            names: Sequence[str] | None) -> Generator[GameResult, None, None]:
     """Game ``index`` alone; with ``names``, each request and answer on stderr as it passes,
     one line each: ``referee > NAME (seat S): REQUEST``, ``NAME (seat S) > referee: ANSWER``."""
+    from hanamikoji.oracle.core import tournament as units  # its play_unit, as played_here's
+
     trace = None
     if names is not None:
         seating = schedule[index][0]
@@ -141,4 +143,4 @@ def _alone(tournament: Tournament, schedule: Schedule, index: int,
             said = f"referee > {who}: " if what == "request" else f"{who} > referee: "
             print(said + line, file=sys.stderr, flush=True)
 
-    yield play_unit(tournament, index, schedule, trace)
+    yield units.play_unit(tournament, index, schedule, trace)
