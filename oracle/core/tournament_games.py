@@ -13,6 +13,7 @@ the request it got) is shown as :func:`forfeit_lines` says, and only to whom may
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -97,8 +98,8 @@ def is_games_file(path: str) -> bool:
 
 
 class GamesFileError(ValueError):
-    """A line of a games.jsonl that is not a tournament's game, or a records.jsonl that does not
-    go with it: one line, naming the file and line."""
+    """A line of a games.jsonl that is not a tournament's game: one line, naming the file, the
+    line and the JSON path."""
 
 
 def _records(path: str) -> Iterator[tuple[str, int, Game | None, Any, str | None]]:
@@ -129,7 +130,7 @@ def played_games(path: str, forced: Game | None = None,
     from hanamikoji.oracle.core.validate import NotJSONError, decode
 
     records = _records(path)
-    with open(path, "rb") as handle:
+    with contextlib.closing(records), open(path, "rb") as handle:
         for number, raw in enumerate(handle, 1):
             where = f"{path}:{number}"
             if not raw.strip():
