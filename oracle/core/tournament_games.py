@@ -18,7 +18,7 @@ import json
 import os
 import re
 import stat
-from typing import IO, Any, Iterator
+from typing import IO, Any, Generator, Iterator
 
 import attrs
 
@@ -102,7 +102,7 @@ class GamesFileError(ValueError):
     line and the JSON path."""
 
 
-def _records(path: str) -> Iterator[tuple[str, int, Game | None, Any, str | None]]:
+def _records(path: str) -> Generator[tuple[str, int, Game | None, Any, str | None], None, None]:
     """The records of the ``records.jsonl`` beside ``path``: (source, line, game, final state,
     why it is not valid or None); nothing if there is none."""
     from hanamikoji.oracle.core.validate import Status, replayed
