@@ -267,6 +267,9 @@ def _show(show: argparse.ArgumentParser) -> None:
                       help="show each game as player P saw it: only their view")
     show.add_argument("--game", default=None, metavar="NAME",
                       help="read every record as this game's (default: by its format)")
+    show.add_argument("--only", type=_nonnegative, default=None, metavar="N",
+                      help="show only record N, or game N of a tournament's games.jsonl (the "
+                           "number each heading gives)")
     _notation(show)
     show.set_defaults(handler="hanamikoji.cli.show:show")
 
@@ -279,6 +282,8 @@ def _view(view: argparse.ArgumentParser) -> None:
                       help="the page to write (default: FILE with .html for its suffix)")
     view.add_argument("--game", default=None, metavar="NAME",
                       help="read every record as this game's (default: by its format)")
+    view.add_argument("--only", type=_nonnegative, default=None, metavar="N",
+                      help="only record N, or game N of a tournament's games.jsonl")
     view.set_defaults(handler="hanamikoji.cli.view:view")
 
 
@@ -450,6 +455,13 @@ def _tournament(tournament: argparse.ArgumentParser) -> None:
                                  "forfeit); the folder is replaced whole")
     tournament.add_argument("--json", action="store_true",
                             help="print the standings as one JSON object")
+    tournament.add_argument("--only", type=_nonnegative, default=None, metavar="N",
+                            help="play game N of the schedule alone, in this process: the same "
+                                 "deal, bot seeds and limits, so the same games.jsonl line "
+                                 "(to reproduce a forfeit)")
+    tournament.add_argument("--trace", action="store_true",
+                            help="with --only: print every request and answer of the game on "
+                                 "standard error as they pass")
     # 50 games: some 0.2 s of two built-in bots, some 20 s of two command bots (a process
     # started for each seat of each game)
     _campaign_options(tournament, "games", 50)

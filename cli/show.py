@@ -11,7 +11,9 @@ won, and the lengths of the games in each game's own unit (:attr:`Game.length_un
 Both read files as ``validate`` does (:func:`.validate.records`: JSON Lines, pretty-printed
 records, records one after another, ``-`` for standard input); a record that is not valid gets
 the line ``validate`` prints for it, on stderr, and the exit code is ``validate``'s (1 if some
-are illegal, 2 if any is malformed or a file cannot be read).
+are illegal, 2 if any is malformed or a file cannot be read). ``show`` also prints the games of
+a tournament's ``games.jsonl`` (:mod:`.tournament_games`): each with its bots, a forfeit up to
+the forfeit and then the forfeit itself.
 """
 
 from __future__ import annotations
@@ -35,12 +37,12 @@ def _forced(args: argparse.Namespace) -> Game | None:
     return None if getattr(args, "game", None) is None else get(args.game)
 
 
-def _valid(args: argparse.Namespace, tally: Tally,
-           command: str) -> Iterator[tuple[Any, Game, Any]]:
-    """(verdict, game, final state) of each valid record; the others are reported on stderr
-    as ``validate`` reports them."""
-    for verdict, game, final in records(args.paths, tally, command, _forced(args),
-                                        getattr(args, "notation", None)):
+def _valid(args: argparse.Namespace, tally: Tally, command: str,
+           paths: list[str] | None = None) -> Iterator[tuple[Any, Game, Any]]:
+    """(verdict, game, final state) of each valid record of ``paths`` (default: every path
+    given); the others are reported on stderr as ``validate`` reports them."""
+    for verdict, game, final in records(args.paths if paths is None else paths, tally, command,
+                                        _forced(args), getattr(args, "notation", None)):
         if verdict.judgement.status is Status.VALID and game is not None:
             yield verdict, game, final
         else:
@@ -55,11 +57,32 @@ def _exit_code(tally: Tally) -> int:
 
 
 def show(args: argparse.Namespace) -> int:
-    """The ``show`` sub-command."""
+    """The ``show`` sub-command: records, and the games of a tournament's ``games.jsonl``
+    (:func:`show_played`); ``--only N`` shows record N, or game N of a tournament."""
+    from hanamikoji.oracle.core.tournament_games import is_games_file
+
     tally = Tally()
     shown = 0
+    only = getattr(args, "only", None)
+    for path in args.paths:
+        if getattr(args, "notation", None) is None and is_games_file(path):
+            shown = show_played(args, path, tally, shown)
+        else:
+            shown = _show_records(args, path, tally, shown, only)
+    if only is not None and not shown and not tally.unreadable:
+        raise UsageError(f"--only {only}: no record {only} and no game {only} of a "
+                         f"tournament in {', '.join(args.paths)}")
+    return _exit_code(tally)
+
+
+def _show_records(args: argparse.Namespace, path: str, tally: Tally, shown: int,
+                  only: int | None) -> int:
+    """Each valid record of ``path`` (record ``only`` alone, if given) as ``show`` prints it;
+    the number shown so far."""
     name = getattr(args, "notation", None)
-    for verdict, game, final in _valid(args, tally, "show"):
+    for verdict, game, final in _valid(args, tally, "show", [path]):
+        if only is not None and verdict.index != only:
+            continue
         if shown:
             print()
         shown += 1
@@ -79,7 +102,55 @@ def show(args: argparse.Namespace) -> int:
             lines = seen_by(game, final, args.player) if seen is None else iter(seen)
         for line in lines:
             print(line)
-    return _exit_code(tally)
+    return shown
+
+
+def show_played(args: argparse.Namespace, path: str, tally: Tally, shown: int) -> int:
+    """Each game of the tournament's ``games.jsonl`` at ``path`` (game ``--only N`` alone):
+    its bots, the game (so far, after a forfeit) as ``show`` prints a record, then the
+    forfeit; ``--player P`` shows P's view, and of another seat's forfeit only who and why
+    (:func:`.tournament_games.forfeit_lines`). The number shown so far."""
+    from hanamikoji.oracle.core.tournament_games import (GamesFileError, forfeit_lines,
+                                                         played_games)
+
+    player = args.player
+    try:
+        for played in played_games(path, _forced(args), getattr(args, "only", None)):
+            tally.records += 1
+            if played.problem is not None or played.game is None:
+                tally.unreadable += 1
+                print(f"hanamikoji show: error: {played.problem}", file=sys.stderr)
+                continue
+            game, final = played.game, played.final
+            if shown:
+                print()
+            shown += 1
+            if player is None:
+                print(played.heading())
+                lines: Iterator[str] = iter(game.render(final))
+            else:
+                players = len(game.players(final))
+                if player >= players:
+                    raise UsageError(f"--player {player}: game {played.number} is a game of "
+                                     f"{players} players, numbered 0 to {players - 1}")
+                print(f"{played.heading()}, as player {player} saw it")
+                seen = game.render_seen(final, player)
+                lines = seen_by(game, final, player) if seen is None else iter(seen)
+            for line in lines:
+                print(line)
+            if played.forfeit is not None:
+                for line in forfeit_lines(played.forfeit, player):
+                    print(line)
+    except GamesFileError as error:
+        tally.unreadable += 1
+        print(f"hanamikoji show: error: {error}", file=sys.stderr)
+    except BrokenPipeError:
+        raise  # the reader of our output went away (| head): hanamikoji.cli.main handles it
+    except OSError as error:
+        tally.unreadable += 1
+        print(f"hanamikoji show: error: cannot read {path}: {error.strerror or error}",
+              file=sys.stderr)
+    return shown
 
 
 def seen_by(game: Game, final: Any, player: int) -> Iterator[str]:
@@ -230,16 +301,18 @@ def _from_tournament(source: str) -> bool:
     import pathlib
     import stat
 
+    from hanamikoji.oracle.core.tournament_games import is_games_file
+
     path = pathlib.Path(source)
     games = path.parent / "games.jsonl"
     try:
         if path.name != "records.jsonl" or not stat.S_ISREG(os.lstat(games).st_mode):
             return False
-        with open(games, "rb") as lines:
-            first = json.loads(lines.readline(1 << 16))
-    except (OSError, ValueError):
+    except OSError:
         return False
-    return isinstance(first, dict) and isinstance(first.get("bots"), list)
+    # told by how it begins: a first line holding a forfeit (its request, its stderr, the
+    # game so far) may be longer than any bound a whole line would be read to
+    return is_games_file(str(games))
 
 
 def _spread(counts: Counter) -> dict[str, int]:

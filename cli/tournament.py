@@ -7,20 +7,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-from typing import Any, Generator
+import sys
+from typing import Any, Generator, Sequence
 
 from hanamikoji.runtime.base import EXIT_OK, UsageError
 from hanamikoji.cli.options import game_and_config
 from hanamikoji.oracle.core.referee import Limits
-from hanamikoji.oracle.core.tournament import (FORFEITS_SHOWN, GameResult, Tally, Tournament,
-                                               forfeit_entry, lined_up, merged, played_here,
-                                               report, shard_problem, shards, table_lines)
+from hanamikoji.oracle.core.tournament import (FORFEITS_SHOWN, GameResult, Schedule, Tally,
+                                               Tournament, forfeit_entry, lined_up, merged,
+                                               played_here, report, shard_problem, shards,
+                                               table_lines)
 
 
 def tournament(args: argparse.Namespace) -> int:
     """The ``tournament`` sub-command: in this process, one game after another, or with
     ``--workers N`` (N > 1), ``--resume DIR`` or a Dask scheduler, as a campaign of shards of
-    ``--shard-size`` games; the same bytes either way."""
+    ``--shard-size`` games; the same bytes either way. With ``--only N``, game N alone, here
+    (``--trace``: its exchanges on stderr)."""
     from hanamikoji.campaign import Store, backend_for, scheduler_address
     from hanamikoji.campaign import run as run_shards
     from hanamikoji.runtime.progress import progress_bar
@@ -37,10 +40,12 @@ def tournament(args: argparse.Namespace) -> int:
                                    start=args.start_time))
     names = [b.name for b in bots]
     schedule = tournament.schedule()
+    only = getattr(args, "only", None)
+    _check_only(args, only, schedule)
     resume = getattr(args, "resume", None)
-    scheduler = scheduler_address(getattr(args, "scheduler", None))
+    scheduler = None if only is not None else scheduler_address(getattr(args, "scheduler", None))
     backend = store = None
-    if args.workers > 1 or resume is not None or scheduler is not None:
+    if only is None and (args.workers > 1 or resume is not None or scheduler is not None):
         if resume is not None:
             store = Store(resume, {
                 "command": "tournament", "game": game.name, "options": game.options_of(config),
@@ -56,7 +61,7 @@ def tournament(args: argparse.Namespace) -> int:
     tally = Tally(len(names))
     played_games = 0
     listed: list[dict[str, Any]] = []
-    progress = progress_bar(counted=("forfeits",))
+    progress = progress_bar(counted=("forfeits",)) if only is None else None
     forfeits = 0
     with contextlib.ExitStack() as stack:
         if backend is not None:  # closed here if the campaign never started (else a no-op)
@@ -72,8 +77,11 @@ def tournament(args: argparse.Namespace) -> int:
             stack.callback(progress.stop)
             progress.start()
             task = progress.add_task("playing", total=schedule.size, forfeits=0)
-        if backend is None:
-            played: Generator[GameResult, None, None] = played_here(tournament, schedule)
+        if only is not None:
+            played: Generator[GameResult, None, None] = _alone(
+                tournament, schedule, only, names if args.trace else None)
+        elif backend is None:
+            played = played_here(tournament, schedule)
         else:
             played = merged(run_shards(shards(tournament, schedule.size, args.shard_size),
                                        backend, store))
@@ -89,12 +97,50 @@ def tournament(args: argparse.Namespace) -> int:
                 if result.forfeit is None:
                     records.write(json.dumps(result.game, separators=(",", ":")) + "\n")
                 games.write(json.dumps(result.to_json(names), separators=(",", ":")) + "\n")
-            if task is not None:
+            if task is not None and progress is not None:
                 progress.update(task, completed=played_games, forfeits=forfeits)
     summary = report(tournament, names, tally, played_games, listed)
+    if only is not None:
+        summary["only"] = only
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         for line in table_lines(summary, forfeits):
             print(line)
     return EXIT_OK
+
+
+def _check_only(args: argparse.Namespace, only: int | None, schedule: Schedule) -> None:
+    """Refuse ``--only`` with a game the schedule does not have, or with a campaign's options
+    (the one game is played here), and ``--trace`` without ``--only``."""
+    if only is None:
+        if getattr(args, "trace", False):
+            raise UsageError("--trace needs --only N: it prints the exchanges of one game")
+        return
+    if only >= schedule.size:
+        raise UsageError(f"--only {only}: the schedule has {schedule.size} games, numbered 0 "
+                         f"to {schedule.size - 1}")
+    given = [option for option, value in (("--workers", args.workers > 1),
+                                          ("--resume", getattr(args, "resume", None)),
+                                          ("--scheduler", getattr(args, "scheduler", None)))
+             if value]
+    if given:
+        raise UsageError(f"--only plays one game in this process; it takes no {given[0]}")
+
+
+def _alone(tournament: Tournament, schedule: Schedule, index: int,
+           names: Sequence[str] | None) -> Generator[GameResult, None, None]:
+    """Game ``index`` alone; with ``names``, each request and answer on stderr as it passes,
+    one line each: ``referee > NAME (seat S): REQUEST``, ``NAME (seat S) > referee: ANSWER``."""
+    from hanamikoji.oracle.core import tournament as units  # its play_unit, as played_here's
+
+    trace = None
+    if names is not None:
+        seating = schedule[index][0]
+
+        def trace(seat: int, what: str, line: str) -> None:
+            who = f"{names[seating[seat]]} (seat {seat})"
+            said = f"referee > {who}: " if what == "request" else f"{who} > referee: "
+            print(said + line, file=sys.stderr, flush=True)
+
+    yield units.play_unit(tournament, index, schedule, trace)

@@ -17,6 +17,10 @@ A FILE may also be the ``report.json`` of ``check`` (its ``format`` is
 :data:`hanamikoji.oracle.core.check.FORMAT`), viewed alone: the page is the one ``check --out``
 writes as ``report.html`` (:func:`hanamikoji.viewer.core.card.card_page`), exit code 0; a
 report that is not of its schema's shape is one line naming the JSON path, and exit code 2.
+A FILE may also be a tournament's ``games.jsonl`` (:mod:`.tournament_games`): each game with
+the bots of its seats; a forfeited one replayed to the forfeit, with the forfeit (who, kind,
+rule, message, the bot's standard error and the request it got); a finished one from its record
+in the ``records.jsonl`` beside it. ``--only N`` keeps record N, or game N of a tournament.
 """
 
 from __future__ import annotations
@@ -128,8 +132,49 @@ def _position_entry(path: str, obj: Any, forced: Any) -> tuple[Any, dict[str, An
     return game, game_entry(game, state, f"{path}: the game so far ({decisions} decisions)")
 
 
+def _played_entries(path: str, forced: Any, only: int | None,
+                    tally: Tally) -> list[tuple[Any, dict[str, Any]]]:
+    """The games of the tournament's ``games.jsonl`` at ``path`` as a page's entries, with
+    their games: each names its bots, and a forfeit its forfeit; a game that cannot be replayed
+    is one line on stderr and listed with why (exit code 2)."""
+    from hanamikoji.oracle.core.tournament import stderr_line
+    from hanamikoji.oracle.core.tournament_games import GamesFileError, played_games
+    from hanamikoji.viewer.core.page import game_entry, unreadable_entry
+
+    out: list[tuple[Any, dict[str, Any]]] = []
+    try:
+        for played in played_games(path, forced, only):
+            tally.records += 1
+            label = f"{path}:{played.line}: game {played.number}: " + " v ".join(played.bots)
+            if played.problem is not None or played.game is None:
+                tally.unreadable += 1
+                print(f"hanamikoji view: error: {played.problem}", file=sys.stderr)
+                out.append((None, unreadable_entry(label, str(played.problem))))
+                continue
+            entry = game_entry(played.game, played.final, label)
+            entry["bots"] = list(played.bots)
+            f = played.forfeit
+            if f is not None:
+                tail = f.get("stderr")
+                entry["forfeit"] = {
+                    "bot": f.get("bot"), "seat": f.get("seat"), "kind": f.get("kind"),
+                    "rule": f.get("rule"), "message": f.get("message"), "exit": f.get("exit"),
+                    "answer": f.get("answer"),
+                    "stderr_line": stderr_line(tail) if isinstance(tail, str) else None,
+                    "request": f.get("request")}
+            out.append((played.game, entry))
+    except (GamesFileError, OSError) as error:
+        tally.unreadable += 1
+        said = (str(error) if isinstance(error, GamesFileError)
+                else f"cannot read {path}: {error.strerror or error}")
+        print(f"hanamikoji view: error: {said}", file=sys.stderr)
+        out.append((None, unreadable_entry(f"{path}: a tournament's games", said)))
+    return out
+
+
 def view(args: argparse.Namespace) -> int:
     """The ``view`` sub-command."""
+    from hanamikoji.oracle.core.tournament_games import is_games_file
     from hanamikoji.viewer.core.page import game_entry, page, unreadable_entry
 
     out = pathlib.Path(args.out) if args.out else default_out(args.paths)
@@ -144,7 +189,14 @@ def view(args: argparse.Namespace) -> int:
     tally = Tally()
     entries: list[dict[str, Any]] = []
     games = set()
+    only = getattr(args, "only", None)
     for path in args.paths:
+        if is_games_file(path):
+            for game, entry in _played_entries(path, forced, only, tally):
+                entries.append(entry)
+                if game is not None:
+                    games.add(game)
+            continue
         position = _position(path)
         if position is not None:
             try:
@@ -158,14 +210,22 @@ def view(args: argparse.Namespace) -> int:
                 games.add(game)
             continue
         for verdict, game, final in records([path], tally, "view", forced):
+            valid = verdict.judgement.status is Status.VALID and game is not None
+            if only is not None and verdict.index != only:
+                if not valid:  # judged all the same, as show judges it
+                    print(verdict.to_text(), file=sys.stderr)
+                continue
             label = f"{verdict.source}:{verdict.line}: record {verdict.index}"
-            if verdict.judgement.status is Status.VALID and game is not None:
+            if valid and game is not None:
                 entries.append(game_entry(game, final, label))
                 games.add(game)
             else:
                 print(verdict.to_text(), file=sys.stderr)
                 entries.append(unreadable_entry(label, verdict.to_text()))
     if not entries:
+        if only is not None and not tally.unreadable:
+            raise UsageError(f"--only {only}: no record {only} and no game {only} of a "
+                             f"tournament in {', '.join(args.paths)}")
         return tally.exit_code()
     names = ", ".join(sorted({e["title"] for e in entries if e.get("game")})) or "records"
     title = (f"{names}: {entries[0]['label']}" if len(entries) == 1

@@ -17,6 +17,13 @@ before each of its first two answers, and a line naming each answer, then plays 
 decision), ``chatty-3`` (the same, then at its 3rd decision a last line on its standard error
 and an answer that is not JSON), ``segfault`` (kills itself with SIGSEGV at its first
 decision).
+
+``python tests/referee_bots.py heard LOG FAULT`` keeps every line it reads, as it read it,
+appended to LOG, then misbehaves: FAULT ``start`` (exits before answering ``new_game``),
+``crash`` (exits at its 3rd decision), ``hang`` (answers nothing at its 3rd), ``malformed``
+(answers what is not JSON at its 3rd), ``throw`` (raises at its 3rd), ``illegal`` (a secret of
+a card it does not hold at its first action from its 3rd decision on: ACT-SECRET-1): so a
+test compares the request a forfeit keeps with what the bot read.
 """
 
 from __future__ import annotations
@@ -326,6 +333,42 @@ def _talks(mode: str) -> None:
         print(json.dumps({"decision": json.loads(line)["legal"][0]}), flush=True)
 
 
+#: What the ``heard`` bot raises with ``throw``.
+HEARD_THROWS = "the heard bot's own bug, at its 3rd decision"
+
+
+def _heard(log: str, fault: str) -> None:
+    """The ``heard`` bot: every line read appended to ``log`` (its bytes as read), then
+    ``fault`` (see the module's docstring)."""
+
+    def heard(line: bytes) -> None:
+        with open(log, "ab") as out:
+            out.write(line)
+
+    heard(sys.stdin.buffer.readline())
+    if fault == "start":
+        os._exit(4)
+    print(json.dumps({"ok": True}), flush=True)
+    for number, line in enumerate(iter(sys.stdin.buffer.readline, b""), 1):
+        heard(line)
+        request = json.loads(line)
+        answer: Any = request["legal"][0]
+        if number >= 3:
+            if fault == "crash":
+                os._exit(3)
+            if fault == "hang":
+                time.sleep(3600)
+            if fault == "malformed":
+                print("not JSON", flush=True)
+                continue
+            if fault == "throw":
+                raise RuntimeError(HEARD_THROWS)
+            if fault == "illegal" and request["view"]["phase"] == "action":
+                missing = [g for g in range(7) if g not in request["view"]["hand"]]
+                answer = {"action": "secret", "cards": [missing[0]]}
+        print(json.dumps({"decision": answer}), flush=True)
+
+
 def _raw(mode: str, pidfile: str | None) -> None:
     hello = sys.stdin.readline()
     if not hello:
@@ -372,4 +415,7 @@ def _raw(mode: str, pidfile: str | None) -> None:
 
 
 if __name__ == "__main__":
-    _raw(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
+    if sys.argv[1] == "heard":
+        _heard(sys.argv[2], sys.argv[3])
+    else:
+        _raw(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)

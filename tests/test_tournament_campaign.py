@@ -52,6 +52,7 @@ def test_one_two_three_workers_give_the_same_bytes(capsys, tmp_path, monkeypatch
             "--shard-size", "2", "--json"]
     one = _tournament(capsys, tmp_path, "one", *argv)
     assert one[2].count(b"\n") == 12 and b'"forfeit"' in one[2] and b"ACT-GIFT-2" in one[2]
+    assert b'"request":{"op":"decide","seat":' in one[2]  # the request its bot got, merged too
     assert one[1].count(b"\n") < 12  # a forfeited Hanamikoji game is a position, no record
     for workers in ("2", "3"):
         assert _tournament(capsys, tmp_path, workers, *argv, "--workers", workers) == one

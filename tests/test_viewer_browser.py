@@ -383,3 +383,46 @@ def test_ten_thousand_games_load_as_a_paged_list(browser, tmp_path):
     page.wait_for_selector("nav.games[data-page='200']")
     assert page.input_value("input.page-number") == "200"
     shown.close()
+
+
+@checks("INFO-1")
+def test_a_tournaments_forfeit_is_shown_to_whom_may_see_it(browser, tmp_path):
+    """``view games.jsonl``: each game names its bots; a forfeited game is replayed to the
+    forfeit and says who, the kind, the message, the bot's last stderr line and the request
+    it got in "everything" and in the forfeiting seat's view, and only who and the kind in the
+    other seat's (the request is that seat's own view: its hand)."""
+    import subprocess
+    import sys
+
+    tests = pathlib.Path(__file__).resolve().parent
+    env = dict(os.environ, PYTHONPATH=str(tests))
+    bot = f"heard=python {tests / 'referee_bots.py'} heard {tmp_path / 'log'} throw"
+    for words in (["tournament", "random", bot, "--deals", "1", "--out", "out"],
+                  ["view", "out/games.jsonl", "--out", "games.html"]):
+        done = subprocess.run([sys.executable, "-m", "hanamikoji", *words], cwd=tmp_path,
+                              env=dict(env, PATH=os.path.dirname(sys.executable) + os.pathsep
+                                       + env.get("PATH", "")),
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    line = json.loads((tmp_path / "out" / "games.jsonl").read_text().splitlines()[0])
+    shown = Opened(browser, tmp_path / "games.html")
+    page = shown.page
+    shown.at(0)
+    assert page.locator("button.game").first.inner_text().endswith(
+        "forfeit: heard (seat 1), crash")
+    assert page.locator(".end .bots").inner_text() == "P0 random \u00B7 P1 heard"
+    assert page.locator(".end .forfeit").inner_text() == "heard (seat 1): crash"
+    assert page.locator(".end .stderr").inner_text().startswith("RuntimeError: ")
+    request = page.locator(".end pre.request").text_content()
+    assert json.loads(request) == line["forfeit"]["request"]
+    page.keyboard.press("End")
+    shown.at(len(line["position"]["history"]))
+    page.select_option("select.view-switch", "0")
+    page.wait_for_selector("section.viewer[data-view='0']")
+    assert page.locator(".end .forfeit").inner_text() == "heard (seat 1): crash"
+    assert shown.count(".end .request") == shown.count(".end .message") == 0
+    assert shown.count(".end .stderr") == 0
+    page.select_option("select.view-switch", "1")
+    page.wait_for_selector("section.viewer[data-view='1']")
+    assert shown.count(".end pre.request") == 1
+    shown.close()

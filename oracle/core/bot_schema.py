@@ -74,6 +74,7 @@ def bot_schema(game: Game) -> dict[str, Any]:
 
     defs["request"] = {"oneOf": [ref("request-new_game"), ref("request-decide")]}
     defs["answer"] = {"anyOf": [ref("answer-new_game"), ref("answer-decide")]}
+    defs["forfeit"] = _forfeit()
     return {
         "$schema": DRAFT,
         "$id": f"urn:hanamikoji:bot-protocol:{game.name}",
@@ -87,10 +88,38 @@ def bot_schema(game: Game) -> dict[str, Any]:
             "perfect recall holds every step so far, and a game may have no limit on its "
             "length), so read lines of any length. The answer to a request of op X is checked "
             "against $defs/answer-X. The referee closes the bot's standard input when the game "
-            "ends (docs/tournament.md)."),
+            "ends (docs/tournament.md). A bot that faults loses the game: $defs/forfeit is "
+            "what its game's line of games.jsonl (and tournament --json) says of it, with the "
+            "request it was answering, whole: bounded as a request is, by the game so far."),
         "anyOf": [ref("request"), ref("answer")],
         "$defs": defs,
     }
+
+
+def _forfeit() -> dict[str, Any]:
+    """A forfeit as a tournament's games.jsonl and ``--json`` give it."""
+    from hanamikoji.oracle.core.referee import STDERR_TAIL
+
+    text = {"type": ["string", "null"]}
+    return closed({
+        "bot": {"description": "The bot's name in the standings.", "type": "string"},
+        "seat": ref("player"),
+        "kind": {"enum": ["crash", "time", "malformed", "illegal"]},
+        "rule": {"description": "The rule ID the engine cites, or null.", **text},
+        "message": {"description": "Why, for a person.", "type": "string"},
+        "answer": {"description": "What the bot answered, cut to 200 characters, or null.",
+                   **text},
+        "stderr": {"description": f"The last {STDERR_TAIL} bytes of the bot's standard error "
+                                  "(a command bot's crash, time or malformed answer), or null.",
+                   **text},
+        "exit": {"description": "How its process ended on its own (exit code 1, killed by "
+                                "SIGSEGV), or null.", **text},
+        "request": {"description": "The request the bot was answering, whole, as it was sent "
+                                   "(new_game for a fault at the start, decide for a "
+                                   "decision): bounded as a request is, by the game so far, "
+                                   "not cut short as an answer is.",
+                    "anyOf": [ref("request"), {"type": "null"}]}},
+        "A bot's fault that lost it the game (docs/tournament.md, \"When a bot forfeits\").")
 
 
 def bot_schema_text(game: Game) -> str:

@@ -12,10 +12,13 @@ output), it ran out of time (the per-decision limit, or the per-game limit on al
 decisions), it answered what is not an answer (not one JSON object of at most
 :data:`MAX_LINE` bytes, not the answer its request asks for, a decision of the wrong form:
 ``malformed``), or a decision the rules forbid (``illegal``, with the rule the engine cites).
-The forfeit says which seat, why, the rule, the answer (cut short) and the game so far; for a
+The forfeit says which seat, why, the rule, the answer (cut short), the request the bot was
+answering (whole: the call to make again to reproduce the fault) and the game so far; for a
 command bot's crash, time or malformed answer also the end of what it wrote to its standard
 error (the last :data:`STDERR_TAIL` bytes) and how its process ended, if it had: a thrown
 error's message, a runtime's ``abort``, a mistyped module path, said where the bot said it.
+A caller may also watch every request and answer as they pass (``trace``: a game replayed to
+see the call its bot failed on).
 
 The referee reads a bot's bytes and never trusts them: a line is read up to its limit in
 chunks as they come, against the clock; its standard error is read as it comes by a thread of
@@ -45,7 +48,7 @@ from hanamikoji.runtime import keeper
 from hanamikoji.oracle.core.bot import (Bot, decide_request, hooks, new_game_request,
                                         request_of)
 
-__all__ = ["BotSpec", "Forfeit", "Limits", "Played", "play"]
+__all__ = ["BotSpec", "Forfeit", "Limits", "Played", "Trace", "play"]
 
 #: Seconds a keeper has to end a bot and what it started (it kills them at once; a bound only
 #: in case it cannot).
@@ -92,7 +95,9 @@ class Forfeit:
     ``stderr`` the end of its standard error (at most :data:`STDERR_TAIL` bytes, decoded with
     undecodable bytes replaced; None when it wrote nothing) and ``exit`` how its process ended
     on its own (``exit code 1``, ``killed by SIGSEGV``; None when it had not, or the referee
-    ended it)."""
+    ended it); ``request`` the request the bot was answering, whole, as it was sent
+    (``new_game`` for a fault at the start, ``decide`` for a decision; for a game's time spent
+    before it was asked, the ``decide`` that was due)."""
 
     seat: int
     kind: str
@@ -101,11 +106,12 @@ class Forfeit:
     answer: str | None = None
     stderr: str | None = None
     exit: str | None = None
+    request: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "rule": self.rule,
                 "message": self.message, "answer": self.answer, "stderr": self.stderr,
-                "exit": self.exit}
+                "exit": self.exit, "request": self.request}
 
 
 @attrs.frozen
@@ -130,6 +136,18 @@ class _Fault(Exception):
                  answer: str | None = None) -> None:
         super().__init__(message)
         self.kind, self.message, self.rule, self.answer = kind, message, rule, answer
+        self.request: dict[str, Any] | None = None  # set by :func:`play`, which made it
+
+
+#: Who watches a game's exchanges (:func:`play`'s ``trace``): called with the seat, ``"request"``
+#: or ``"answer"``, and the line as it passed (an answer's bytes decoded, undecodable ones
+#: replaced; a built-in bot's request and answer as the protocol would carry them).
+Trace = Callable[[int, str, str], None]
+
+
+def _line_of(message: Any) -> str:
+    """A message as the protocol carries it: compact JSON, one line."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 def _cut(data: bytes | str, limit: int = 200) -> str:
@@ -140,18 +158,31 @@ def _cut(data: bytes | str, limit: int = 200) -> str:
 class _InProcess:
     """A built-in bot, called directly."""
 
-    def __init__(self, spec: BotSpec) -> None:
+    def __init__(self, spec: BotSpec, seat: int = 0, trace: Trace | None = None) -> None:
         assert spec.make is not None
         self.make = spec.make
+        self.seat, self.trace = seat, trace
         self.bot: Bot | None = None
         self.hello: dict[str, Any] = {}
 
     def start(self, hello: dict[str, Any], limits: Limits) -> None:
         self.bot, self.hello = self.make(), hello
+        self._traced(hello, {"ok": True})
 
     def ask(self, request: dict[str, Any], seconds: float) -> tuple[Any, float]:
         assert self.bot is not None
-        return self.bot.decide(request_of(self.hello, request)), 0.0
+        if self.trace is not None:
+            self.trace(self.seat, "request", _line_of(request))
+        decision = self.bot.decide(request_of(self.hello, request))
+        if self.trace is not None:
+            self.trace(self.seat, "answer", json.dumps({"decision": decision},
+                                                       separators=(",", ":"), default=repr))
+        return decision, 0.0
+
+    def _traced(self, request: dict[str, Any], answer: dict[str, Any]) -> None:
+        if self.trace is not None:
+            self.trace(self.seat, "request", _line_of(request))
+            self.trace(self.seat, "answer", _line_of(answer))
 
     def close(self) -> None:
         self.bot = None
@@ -168,8 +199,9 @@ class _Process:
     A bot that ends is a crash as soon as it has ended: the keeper then ends whatever it
     started, and with them every holder of the bot's output, whose end the referee reads."""
 
-    def __init__(self, spec: BotSpec) -> None:
+    def __init__(self, spec: BotSpec, seat: int = 0, trace: Trace | None = None) -> None:
         self.argv = spec.argv
+        self.seat, self.trace = seat, trace
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
         self.stderr: _Tail | None = None
@@ -203,10 +235,14 @@ class _Process:
     def _exchange(self, message: dict[str, Any], seconds: float, op: str) -> tuple[Any, float]:
         assert self.process is not None and self.process.stdin is not None
         begun = time.monotonic()
-        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
-        self._send(data, begun, seconds, op)
+        sent = _line_of(message)
+        if self.trace is not None:
+            self.trace(self.seat, "request", sent)
+        self._send(sent.encode() + b"\n", begun, seconds, op)
         line = self._line(begun, seconds, op)
         spent = time.monotonic() - begun
+        if self.trace is not None:
+            self.trace(self.seat, "answer", line.decode("utf-8", "replace"))
         try:
             return json.loads(line, parse_constant=_no_constant), spent
         except (ValueError, RecursionError):
@@ -402,29 +438,34 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _seat(spec: BotSpec) -> _InProcess | _Process:
-    return _InProcess(spec) if spec.make is not None else _Process(spec)
+def _seat(spec: BotSpec, seat: int, trace: Trace | None) -> _InProcess | _Process:
+    return (_InProcess(spec, seat, trace) if spec.make is not None
+            else _Process(spec, seat, trace))
 
 
 def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, deal: int,
-         bot_seeds: Sequence[int], limits: Limits = Limits()) -> Played:
+         bot_seeds: Sequence[int], limits: Limits = Limits(),
+         trace: Trace | None = None) -> Played:
     """Play one game: ``bots[p]`` in seat ``p``, chance drawn from deal ``deal`` of
-    ``deal_seed``, seat ``p``'s bot seeded ``bot_seeds[p]``. Every bot process is ended before
-    this returns or raises (Ctrl-C included)."""
+    ``deal_seed``, seat ``p``'s bot seeded ``bot_seeds[p]``; ``trace``, if given, is told every
+    request and answer as it passes. Every bot process is ended before this returns or raises
+    (Ctrl-C included)."""
     players = game.num_players(config)
     if len(bots) != players:
         raise ValueError(f"{game.name} with these options has {players} seats, not {len(bots)}")
     rng = game_rng(deal_seed, deal)
     extension = hooks(game)
-    seats = [_seat(spec) for spec in bots]
+    seats = [_seat(spec, p, trace) for p, spec in enumerate(bots)]
     spent = [0.0] * players
     state = game.new_game(config, 0)
     faulted: tuple[int, _Fault] | None = None
     try:
         for p, seat in enumerate(seats):
+            hello = new_game_request(game, config, p, bot_seeds[p])
             try:
-                seat.start(new_game_request(game, config, p, bot_seeds[p]), limits)
+                seat.start(hello, limits)
             except _Fault as fault:
+                fault.request = hello
                 faulted = (p, fault)
                 break
         while faulted is None and not game.is_terminal(state):
@@ -451,19 +492,30 @@ def play(game: Game, config: Any, bots: Sequence[BotSpec], *, deal_seed: int, de
     at, why = faulted
     stderr, ended = seats[at].said() if why.kind != "illegal" else (None, None)
     return Played(state, None, Forfeit(at, why.kind, why.message, why.rule, why.answer, stderr,
-                                       ended))
+                                       ended, why.request))
 
 
 def _turn(game: Game, extension: Any, state: Any, player: int, seat: Any, spent: list[float],
           limits: Limits) -> Any:
-    """``player``'s decision, asked of its bot and applied by the engine."""
+    """``player``'s decision, asked of its bot and applied by the engine; a fault carries
+    the request."""
+    request = decide_request(game, state, player, player)
+    try:
+        return _decided(game, extension, state, player, seat, spent, limits, request)
+    except _Fault as fault:
+        fault.request = request
+        raise
+
+
+def _decided(game: Game, extension: Any, state: Any, player: int, seat: Any,
+             spent: list[float], limits: Limits, request: dict[str, Any]) -> Any:
     left = limits.game - spent[player]
     seconds = min(limits.decision, left)
     if seconds <= 0:
         raise _Fault("time", f"its time for the game is spent (the limit of {limits.game:g} s "
                      "on all its decisions)")
     try:
-        answer, took = seat.ask(decide_request(game, state, player, player), seconds)
+        answer, took = seat.ask(request, seconds)
     except _Fault as fault:
         if fault.kind == "time" and seconds < limits.decision:  # the game's time ran out
             fault.message += f": the rest of its {limits.game:g} s for the game"

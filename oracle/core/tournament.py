@@ -36,7 +36,7 @@ import attrs
 from hanamikoji.engine.core.game import Game
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.bot import built_in
-from hanamikoji.oracle.core.referee import BotSpec, Limits, play
+from hanamikoji.oracle.core.referee import BotSpec, Limits, Trace, play
 
 __all__ = ["GameResult", "Schedule", "Standing", "Tally", "Tournament", "bradley_terry",
            "lined_up", "merged", "play_unit", "played_here", "standings", "table_lines",
@@ -160,15 +160,17 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
 
 
 def play_unit(tournament: Tournament, index: int,
-              schedule: Sequence[Any] | None = None) -> GameResult:
+              schedule: Sequence[Any] | None = None, trace: Trace | None = None) -> GameResult:
     """Game ``index`` of ``tournament``'s schedule, played (``schedule``: the tournament's,
-    when the caller has it already)."""
+    when the caller has it already; ``trace``: told every request and answer, as
+    :func:`.referee.play` says). Played alone (``tournament --only``), it is the same game as
+    in the whole schedule: its deal and bot seeds are functions of ``index``."""
     game, config = tournament.game_and_config()
     seating, deal = (tournament.schedule() if schedule is None else schedule)[index]
     played = play(game, config, [tournament.bots[b] for b in seating],
                   deal_seed=tournament.seed, deal=deal,
                   bot_seeds=[bot_seed(tournament.seed, index, p) for p in range(len(seating))],
-                  limits=tournament.limits)
+                  limits=tournament.limits, trace=trace)
     winners = played.winners(len(seating))
     if played.forfeit is not None:
         history = [game.decision_to_json(d) for d in game.history(played.state)]
@@ -194,7 +196,9 @@ def tournament_shard(tournament: Tournament, first: int, count: int) -> str:
 def shard_problem(shard: Any, blob: str) -> str | None:
     """Why ``blob``, kept for the shard ``shard`` (:func:`tournament_shard`'s arguments), is
     not that shard's output, or None: one result line (:meth:`GameResult.unit_json`) per game
-    of its range, in order."""
+    of its range, in order, each forfeit with the request its bot got (a shard kept by an
+    earlier toolkit, whose forfeits lack it, is played again: its games.jsonl lines would not
+    be this toolkit's)."""
     first, count = shard.args[-2], shard.args[-1]
     lines = blob.split("\n")
     if lines.pop() != "" or len(lines) != count:
@@ -203,6 +207,9 @@ def shard_problem(shard: Any, blob: str) -> str | None:
         data = json.loads(line)
         if not isinstance(data, dict) or GameResult.from_unit_json(data).index != first + offset:
             return f"its line {offset + 1} is not the result of game {first + offset}"
+        if data["forfeit"] is not None and "request" not in data["forfeit"]:
+            return (f"its forfeit of game {first + offset} has no request (a shard of an "
+                    "earlier toolkit)")
     return None
 
 
@@ -432,8 +439,10 @@ def stderr_line(tail: str | None, limit: int = 200) -> str | None:
 
 def table_lines(report: dict[str, Any], forfeits: int) -> Iterator[str]:
     deals = report["deals"]
+    games = (f"{report['games']} games" if report.get("only") is None
+             else f"game {report['only']} alone")
     yield (f"{report['game']}: {len(report['standings'])} bots, {deals} deal{'s' * (deals != 1)} "
-           f"per group, {report['games']} games, seed {report['seed']}")
+           f"per group, {games}, seed {report['seed']}")
     width = max(len("bot"), *(len(s["bot"]) for s in report["standings"]))
     yield (f"{'bot':<{width}}  {'games':>6} {'wins':>6} {'losses':>6} {'draws':>6} "
            f"{'forfeits':>8}  {'win rate':>8}  {'95% interval':<15} {'rating':>7}")

@@ -130,15 +130,39 @@ class Replay {
       this.list.appendChild(li);
     });
     this.label();
+    this.ending();
+    this.go(this.startStep === undefined ? 0 : this.startStep);
+  }
+
+  // The end of the game, or its forfeit (a tournament's game): of another seat's forfeit a
+  // player's view shows who and why in a word only; its message, the bot's words and the
+  // request it got (its own view) show in "everything" and in that seat's view.
+  ending() {
     const end = this.entry.end;
-    this.endBox.innerHTML = end
+    const f = this.entry.forfeit;
+    const bots = this.entry.bots
+      ? "<p class=\"bots\">" + HK.esc(this.entry.bots.map((b, p) => "P" + p + " " + b).join(" \u00B7 ")) + "</p>" : "";
+    if (!end && f) {
+      const own = this.which === "all" || Number(this.which) === f.seat;
+      this.endBox.innerHTML = bots + "<h3>The forfeit</h3><p class=\"forfeit\">" +
+        HK.esc(f.bot + " (seat " + f.seat + "): " + f.kind + (f.rule ? " [" + f.rule + "]" : "")) + "</p>" +
+        (own
+          ? "<p class=\"message\">" + HK.esc(f.message + (f.exit ? " (" + f.exit + ")" : "")) + "</p>" +
+            (f.answer !== null && f.answer !== undefined ? "<p>answer: <code class=\"answer\">" + HK.esc(f.answer) + "</code></p>" : "") +
+            (f.stderr_line ? "<p>stderr: <code class=\"stderr\">" + HK.esc(f.stderr_line) + "</code></p>" : "") +
+            (f.request ? "<details><summary>the request it got</summary><pre class=\"request\">" + HK.esc(JSON.stringify(f.request)) + "</pre></details>" : "")
+          : "");
+      this.endedFor = this.which;
+      return;
+    }
+    this.endBox.innerHTML = bots + (end
       ? "<h3>The end</h3><p class=\"result\">" + HK.esc(end.text) + "</p>" +
         "<p>winners: <b class=\"winners\">" + HK.esc(end.winners.map((w) => "player " + w).join(", ")) + "</b>" +
         " \u00B7 reason: <b class=\"reason\">" + HK.esc(end.reason) + "</b></p>" +
         (end.scores ? "<p>scores: <span class=\"scores\">" + HK.esc(end.scores.map((s, p) => "P" + p + " " + s).join(", ")) + "</span></p>" : "") +
         (end.standing ? Object.entries(end.standing).map(([k, v]) => "<p>" + HK.esc(k) + ": <span class=\"standing\" data-what=\"" + HK.esc(k) + "\">" + HK.esc(v.map((x, p) => "P" + p + " " + x).join(", ")) + "</span></p>").join("") : "")
-      : "<h3>The end</h3><p class=\"result\">unfinished</p>";
-    this.go(this.startStep === undefined ? 0 : this.startStep);
+      : "<h3>The end</h3><p class=\"result\">unfinished</p>");
+    this.endedFor = this.which;
   }
 
   last() { return this.payload ? this.payload.steps.length : 0; }
@@ -177,6 +201,7 @@ class Replay {
     const drawer = HK.boards[this.entry.game];
     this.board.innerHTML = drawer ? drawer(frame, ctx) : HK.genericBoard(frame);
     if (this.labelled !== this.which) this.label();
+    if (this.endedFor !== this.which) this.ending();
     this.root.dataset.step = String(this.step);
     this.root.dataset.view = this.which;
     this.where.textContent = "step " + this.step + " of " + this.last();
@@ -248,7 +273,7 @@ HK.gameList = function (main, games) {
     for (let i = page * PER_PAGE; i < Math.min(games.length, (page + 1) * PER_PAGE); i++) {
       const g = games[i];
       const li = HK.el("li");
-      const text = g.game ? g.label + " \u2014 " + (g.end ? g.end.text : "unfinished after " + g.length) : g.label + " \u2014 " + g.verdict;
+      const text = g.game ? g.label + " \u2014 " + (g.end ? g.end.text : g.forfeit ? "forfeit: " + g.forfeit.bot + " (seat " + g.forfeit.seat + "), " + g.forfeit.kind : "unfinished after " + g.length) : g.label + " \u2014 " + g.verdict;
       const b = HK.el("button", {type: "button", class: "game" + (g.game ? "" : " unreadable"), "data-index": String(i)}, text);
       if (i === current) b.classList.add("current");
       b.addEventListener("click", () => open(i));
