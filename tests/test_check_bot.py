@@ -110,7 +110,7 @@ def test_the_command_exits_1_and_names_the_call(mode, tmp_path, monkeypatch, cap
     out = capsys.readouterr().out
     assert code == 1
     assert out.startswith("long_run_bots (bot: ")
-    assert "  calls, first failure (call 46): call 46: " in out
+    assert "  calls, first failure (call 46): the bot's process ended" in out
     assert f"    its stderr ends: {bots.ABORT}" in out
     assert "  calls, time per call: 49 calls: median " in out
 

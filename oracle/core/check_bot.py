@@ -197,7 +197,7 @@ def _tournament_check(argv: Sequence[str], name: str, game: Game,
             reproduction=Reproduction("sh", command, f"game {result.index} of games/games.jsonl "
                                       "is this one, its position included")))
     title = (f"tournament: {len(ours)} games against {', '.join(others)} "
-             f"({deals} deals, every seating)")
+             f"({deals} deal{'' if deals == 1 else 's'}, every seating)")
     return Check("tournament", title, len(ours) - len(lost), len(lost), tuple(failures))
 
 
