@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import abc
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -337,6 +337,20 @@ class Game(abc.ABC):
         when ``obj`` is not a record, :class:`IllegalRecordError` with the rule and where it
         was broken when it records something the rules forbid.
         """
+
+    def quick_reader(self) -> Callable[[bytes], Any] | None:
+        """For ``validate``'s hot loop: a function of one line of JSON Lines (its end
+        included) that gives a hashable key of the outcome when it can tell at a glance that
+        the line is a valid record of the game, and None otherwise (the line is then judged the
+        full way, :meth:`read_record`). It may give a key only for a line the full way judges
+        valid, and :meth:`quick_outcome` of the key must say what the full way says of it.
+        None (the default): every line is judged the full way."""
+        return None
+
+    def quick_outcome(self, key: Any) -> tuple[str, JSON]:
+        """What a valid record's verdict says of the outcome :meth:`quick_reader` keyed:
+        :meth:`describe_end` and :meth:`record_result_json` of its final state."""
+        raise NotImplementedError(f"{self.name} has no quick reader")
 
     def record_result_json(self, state: Any) -> JSON:
         """The result of the finished game ``state`` as the game's records and verdicts write
