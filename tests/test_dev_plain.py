@@ -97,3 +97,45 @@ def test_the_yardstick_simulates_whole_games():
     words = done.stdout.split()
     assert words[:2] == ["200", "games:"]
     assert int(words[3]) + int(words[4].rstrip(",")) + int(words[6].rstrip(",")) == 200
+
+
+MAIKO = ROOT / "dev" / "plain_maiko.py"
+
+
+def test_the_maiko_yardstick_gives_the_toolkits_verdicts_and_results(tmp_path):
+    from hanamikoji.engine.core.registry import get
+
+    game = get("maiko")
+    lines = []
+    for players in (2, 3, 4):
+        config = game.configure({"players": players})
+        rng = random.Random(players)
+        for i in range(4):
+            state = game.random_game(rng, config, i % players)
+            lines.append(json.dumps(game.to_record(state), separators=(",", ":")).encode())
+    rng = random.Random(1)
+    changed = []
+    for line in lines[::3]:
+        digits = [i for i, byte in enumerate(line) if 48 <= byte <= 57]
+        for i in rng.sample(digits, 60):
+            changed.append(line[:i] + bytes([rng.choice(b"0123456789")]) + line[i + 1:])
+        record = json.loads(line)
+        record["turns"][5:7] = record["turns"][6:4:-1]  # two turns swapped
+        changed.append(json.dumps(record).encode())
+    lines += changed
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    done = subprocess.run([sys.executable, str(MAIKO), "validate", str(path)],
+                          capture_output=True, check=True)
+    plain = [json.loads(line) for line in done.stdout.splitlines()]
+    full = [V.judge_bytes(line) for line in lines]
+    assert [v["status"] for v in plain] == [j.status.value for j in full]
+    assert [v["result"] for v in plain] == [j.result for j in full]
+    assert {j.status for j in full} == {V.Status.VALID, V.Status.ILLEGAL, V.Status.MALFORMED}
+    assert [v["message"] for v in plain[:12]] == [j.message for j in full[:12]]
+
+
+def test_the_maiko_yardstick_simulates_whole_games():
+    done = subprocess.run([sys.executable, str(MAIKO), "simulate", "5", "1"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("5 games: ") and "turns" in done.stdout
