@@ -136,3 +136,73 @@ def test_validate_writes_the_same_verdicts_with_the_quick_path():
     assert [json.loads(v)["status"] for v in slow] == [
         "valid", "valid", "illegal", "malformed", "valid", "malformed", "valid", "malformed",
         "valid"]
+
+
+# --- Maiko (engine/maiko/quick.py): the engine's own replay, the reading at a glance ----------
+
+MAIKO = get("maiko")
+
+
+def _maiko_records(players: int, count: int, seed: int) -> list[bytes]:
+    config = MAIKO.configure({"players": players})
+    rng = random.Random(seed)
+    return [json.dumps(MAIKO.to_record(MAIKO.random_game(rng, config, i % players)),
+                       separators=(",", ":")).encode() + b"\n" for i in range(count)]
+
+
+def _maiko_agrees(line: bytes) -> bool:
+    from hanamikoji.engine.maiko.quick import judge_line as maiko_line
+
+    key = maiko_line(line)
+    judgement = V.judge_bytes(line)
+    if key is None:
+        return False
+    assert judgement.status is V.Status.VALID, (line[:200], judgement)
+    assert (judgement.message, judgement.result) == MAIKO.quick_outcome(key)
+    return True
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_maiko_record_simulate_writes_is_keyed_with_the_full_verdict(players):
+    assert all(_maiko_agrees(line) for line in _maiko_records(players, 6, players))
+
+
+def test_no_changed_maiko_record_is_keyed_unless_the_full_path_judges_it_valid():
+    rng = random.Random(4)
+    keyed = refused = 0
+    rules = set()
+    for players in (2, 3):
+        line = _maiko_records(players, 1, 20 + players)[0]
+        record = json.loads(line)
+        changed = []
+        digits = [i for i, byte in enumerate(line) if 48 <= byte <= 57]
+        for i in rng.sample(digits, 120):
+            changed.append(line[:i] + bytes([rng.choice(b"0123456789")]) + line[i + 1:])
+        for t in rng.sample(range(len(record["turns"]) - 1), 20):
+            other = json.loads(line)
+            other["turns"][t]["steps"], other["turns"][t + 1]["steps"] = (
+                other["turns"][t + 1]["steps"], other["turns"][t]["steps"])
+            changed.append(_line(other))
+        for a, b in (("white-", "purple-"), ("friend", "white-0"), ('"flip"', '"danna"'),
+                     ('"danna"', '"one-san"')):
+            changed.append(line.replace(a.encode(), b.encode(), 1))
+        result = record["result"]
+        for key, value in (("scores", [s + 1 for s in result["scores"]]),
+                           ("own_colour", result["own_colour"][::-1]),
+                           ("winners", [w for w in range(players) if w not in result["winners"]]),
+                           ("reason", "full-board" if result["reason"] != "full-board"
+                            else "static")):
+            changed.append(_line(dict(record, result=dict(result, **{key: value}))))
+        changed.append(_line(dict(record, turns=record["turns"][:-1])))
+        changed.append(_line({k: v for k, v in record.items() if k != "result"}))
+        for other in changed:
+            if _maiko_agrees(other):
+                keyed += 1
+            else:
+                refused += 1
+                judgement = V.judge_bytes(other)
+                # every changed line is in simulate's form: only a record at fault is refused
+                assert judgement.status is not V.Status.VALID
+                rules.add(judgement.rule)
+    assert keyed >= 2 and refused > 150
+    assert {"MK-TURN-1", "MK-FLIP-2", "MK-SCORE-1", "MK-SCORE-3"} <= rules

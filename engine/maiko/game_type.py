@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from hanamikoji.engine.core.errors import InvalidActionError
 from hanamikoji.engine.core.game import Game, Option, Outcome
@@ -156,6 +156,17 @@ class MaikoGame(Game):
 
     def record_result_json(self, state: State) -> Any:
         return None if state.result is None else record.result_to_json(state.result)
+
+    def quick_reader(self) -> Callable[[bytes], tuple[str, Any] | None]:
+        """(the message, the result) of a line that is a valid record in the form ``simulate
+        --records`` writes (:func:`~.quick.judge_line`), else None."""
+        from .quick import judge_line
+
+        return judge_line
+
+    def quick_outcome(self, key: tuple[str, Any]) -> tuple[str, Any]:
+        message, result = key
+        return message, record.result_to_json(result)
 
     def record_schema(self) -> dict[str, Any]:
         return record.record_schema()
