@@ -119,6 +119,13 @@ class Outcome:
                 f"by {self.reason}")
 
 
+def end_text(outcome: Outcome | None, unit: str, count: int) -> str:
+    """A valid record's verdict (:meth:`Game.describe_end`): ``a win for player 0 by static
+    after 329 turns``."""
+    return (f"{outcome.describe() if outcome else 'unfinished'} after {count} "
+            f"{unit.removesuffix('s') if count == 1 else unit}")
+
+
 class Game(abc.ABC):
     """A game as the toolkit sees it. Subclass it once per game; one instance is registered.
 
@@ -359,10 +366,7 @@ class Game(abc.ABC):
 
     def describe_end(self, state: Any) -> str:
         """One line for a valid record's verdict: the result and how long the game lasted."""
-        outcome = self.outcome(state)
-        unit, count = self.length(state)
-        return (f"{outcome.describe() if outcome else 'unfinished'} after {count} "
-                f"{unit.removesuffix('s') if count == 1 else unit}")
+        return end_text(self.outcome(state), *self.length(state))
 
     @abc.abstractmethod
     def record_schema(self) -> dict[str, Any]:

@@ -30,7 +30,7 @@ import re
 from typing import Any
 
 from . import cards as C
-from .actions import Competition, CompetitionPick, Gift, GiftPick, Secret
+from .actions import ACTION_TYPES, Competition, CompetitionPick, Gift, GiftPick, Secret
 from .rules import PRESETS, Result
 
 _D = rb"[0-6]"
@@ -78,6 +78,7 @@ def _turn(text: bytes) -> tuple[int, int, int, int, int] | None:
     except (ValueError, RecordError):  # not for this regular expression's texts; to be safe
         return None
     action = decisions[0]
+    assert isinstance(action, ACTION_TYPES)  # a turn starts with an action
     bit = _KIND_BIT[action.kind.value]
     taken = _multiset(action.cards)
     if isinstance(action, Secret):

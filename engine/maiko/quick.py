@@ -19,7 +19,7 @@ from typing import Any
 from hanamikoji.engine.core.errors import GameError
 
 from .actions import Decision, Layout
-from .game import Draft, Phase, State, new_game
+from .game import Draft, Phase, Result, State, new_game
 
 _STEP = (rb'\{"kind":"(?:flip|danna|one-san)","space":\d{1,2}\}'
          rb'|\{"kind":"oka-san","owner":[0-3],"item":[0-8]\}'
@@ -68,8 +68,8 @@ def _config(text: bytes) -> Any:
         return None
 
 
-def judge_line(line: bytes) -> tuple[str, Any] | None:
-    """(the verdict's message, the result) of the record ``line`` (one line of JSON Lines) if it
+def judge_line(line: bytes) -> tuple[Result, int] | None:
+    """(the result, the number of turns) of the record ``line`` (one line of JSON Lines) if it
     is in the form ``simulate --records`` writes and valid; None otherwise, when only the full
     path can say what it is."""
     match = _RECORD.fullmatch(line)
@@ -113,8 +113,9 @@ def judge_line(line: bytes) -> tuple[str, Any] | None:
     return _outcome(final, result)
 
 
-def _outcome(final: State, result: bytes | None) -> tuple[str, Any] | None:
-    from .game_type import GAME
+def _outcome(final: State, result: bytes | None) -> tuple[Result, int] | None:
+    """(the result, the turns, as :meth:`~.game_type.Maiko.length` counts them) of the finished
+    game ``final`` whose record declares ``result`` (None: no result), if it is the engine's."""
     from .record import IllegalRecordError, _check_result
 
     if final.result is None:
@@ -124,4 +125,4 @@ def _outcome(final: State, result: bytes | None) -> tuple[str, Any] | None:
             _check_result(final, json.loads(result), {})
         except IllegalRecordError:
             return None
-    return GAME.describe_end(final), final.result
+    return final.result, (final.steps[-1].turn + 1) if final.steps else 0

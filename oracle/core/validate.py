@@ -393,8 +393,11 @@ def _units(stream: IO[bytes], first_line: int = 1,
         nonlocal eof, barrier, resync
         if eof or barrier is not None:
             return False
-        while pushed or (item := next(lines, None)) is not None:
-            number, raw = pushed.pop() if pushed else item
+        while True:
+            found = pushed.pop() if pushed else next(lines, None)
+            if found is None:
+                break
+            number, raw = found
             if raw is _TOO_LONG:
                 barrier = (number, _TOO_LONG)
                 return False
