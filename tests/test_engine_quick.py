@@ -206,3 +206,16 @@ def test_no_changed_maiko_record_is_keyed_unless_the_full_path_judges_it_valid()
                 rules.add(judgement.rule)
     assert keyed >= 2 and refused > 150
     assert {"MK-TURN-1", "MK-FLIP-2", "MK-SCORE-1", "MK-SCORE-3"} <= rules
+
+
+def test_a_file_of_many_outcomes_keeps_few_and_writes_the_same_lines(monkeypatch):
+    """validate keeps the verdict of at most ``_KEPT`` outcomes (Maiko's are about as many as its
+    records): past them a verdict is written the full way, with the same bytes."""
+    monkeypatch.setattr(V, "_KEPT", 2)
+    kept = []
+    keep = V._keep_json_tail
+    monkeypatch.setattr(V, "_keep_json_tail", lambda judgement: (kept.append(judgement),
+                                                                  keep(judgement)))
+    text = b"".join(_maiko_records(2, 5, 9) + _records(8, 1))
+    assert _validate(text, quick=True) == _validate(text, quick=False)
+    assert len(kept) == 2 and len({j.message for j in kept}) == 2

@@ -550,13 +550,19 @@ def quick_judge(forced: Game | None = None) -> Callable[[int, bytes], _Unit | No
         if judged is None:
             message, result = game.quick_outcome(key)
             judgement = Judgement(Status.VALID, message, where=_where(game, {}), result=result)
-            judged = judgements[game.name, key] = (judgement, game)
-            _keep_json_tail(judgement)
+            judged = (judgement, game)
+            # Kept while there are few outcomes (Hanamikoji's are some dozens); a game whose
+            # outcomes are as many as its records (Maiko's scores and lengths) stays flat.
+            if len(judgements) < _KEPT:
+                judgements[game.name, key] = judged
+                _keep_json_tail(judgement)
         return _Unit(number, None, judged=judged)
 
     return judge
 
 
+#: How many outcomes :func:`quick_judge` keeps, with their JSON text.
+_KEPT = 2048
 #: The JSON text of a kept judgement's verdict after its index, source and line
 #: (:func:`json_line`), by the judgement's id; the judgement is held, so its id stays its own.
 _TAILS: dict[int, tuple[Judgement, str]] = {}
@@ -565,7 +571,7 @@ _SOURCES: dict[str, str] = {}
 
 
 def _keep_json_tail(judgement: Judgement) -> None:
-    if len(_TAILS) > 4096:  # a judge per run: a long-lived process does not keep them all
+    if len(_TAILS) >= 2 * _KEPT:  # a judge per run: a long-lived process does not keep them all
         _TAILS.clear()
     text = json.dumps(Verdict(0, "", 0, judgement).to_json())
     assert text.startswith(_HEAD)
