@@ -20,8 +20,9 @@ How it is quick, with the rules the full path's:
   geisha; a turn takes its cards from the hand in one subtraction, which leaves a count's top
   bit clear exactly when the hand holds too few of that geisha (SWAR).
 
-tests/test_engine_quick.py checks it against the full path on records and on each of their
-one-character changes.
+tests/test_engine_quick.py checks it against the full path on records of both variants and on
+their changes (each digit, turns swapped or played twice, rounds left out or repeated, other
+results).
 """
 
 from __future__ import annotations
