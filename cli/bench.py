@@ -79,6 +79,8 @@ TARGETS: dict[str, Target] = {
     "diff-batch": Target(2, "×", any_game=True),
     "diff-speedup": Target(5, "×", any_game=True),
     "diff-harness": Target(1, "×", at_most=True, any_game=True),
+    "simulate-plain": Target(2, "×", any_game=True),
+    "validate-plain": Target(2, "×", any_game=True),
 }
 
 
@@ -499,6 +501,48 @@ def bench_diff_speed(ctx: Context) -> list[dict[str, Any]]:
     return rows
 
 
+#: Games simulated, and records validated, against plain code: the default game's, and another
+#: game's (whose games last some hundred times as many decisions).
+_PLAIN_SIZES = (20_000, 2_000)
+
+
+def bench_plain(ctx: Context) -> list[dict[str, Any]]:
+    """``simulate`` and ``validate`` against plain mutable code of the same game's rules
+    (``dev/plain_GAME.py`` of the checkout: dicts and lists changed in place, ``json.loads``,
+    no caching), the yardstick issue 36 sets: how many times the yardstick's CPU time the
+    command's is, whole processes, the runs interleaved, each the CPU of its best run. The
+    records are the command's own simulate's, the same file for both; the yardstick runs under
+    this interpreter, whichever install is measured (``--baseline``)."""
+    from hanamikoji.engine.core.registry import DEFAULT, get
+
+    name = get(ctx.game).name
+    plain = ctx.root / "dev" / f"plain_{name}.py"
+    if not plain.is_file():
+        raise RuntimeError(f"run it in a checkout (it needs dev/plain_{name}.py)")
+    count = _PLAIN_SIZES[name != DEFAULT]
+    records = ctx.scratch / f"plain-{count}.jsonl"
+    done = subprocess.run(_command("simulate", *_game(ctx), "--games", str(count), "--seed",
+                                   "0", "--records", str(records), python=ctx.python),
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"simulate failed: {done.stderr.strip()[:200]}")
+    rows = []
+    for command, plain_argv, argv, unit in (
+            ("simulate", ["simulate", str(count), "0"],
+             ["simulate", *_game(ctx), "--games", str(count), "--seed", "0"], "games"),
+            ("validate", ["validate", str(records)],
+             ["validate", *_game(ctx), "--json", str(records)], "records")):
+        cpu: dict[str, float] = {}
+        _interleaved(ctx, {"plain": [sys.executable, str(plain), *plain_argv],
+                           "toolkit": _command(*argv, python=ctx.python)}, cpu)
+        rows.append({"figure": f"{command} of {count:,} {unit}: plain code's CPU over the "
+                               "command's", "value": round(cpu["plain"] / cpu["toolkit"], 2),
+                     "unit": "×", "target": f"{command}-plain",
+                     "cpu_s": round(cpu["toolkit"], 3), "plain_cpu_s": round(cpu["plain"], 3)})
+    records.unlink()
+    return rows
+
+
 def bench_integrations(ctx: Context) -> list[dict[str, Any]]:
     """Decisions per second through each framework bridge (docs/integrations.md), or a "not
     installed" row for a bridge whose extra is missing; imported only for this section."""
@@ -633,17 +677,17 @@ SECTIONS: dict[str, Callable[..., list[dict[str, Any]]]] = {
     "perft": bench_perft, "perft-growth": bench_perft_growth, "queries": bench_queries,
     "properties": bench_properties, "integrations": bench_integrations,
     "startup": bench_startup, "diff": bench_diff, "diff-speed": bench_diff_speed,
-    "campaigns": bench_campaigns, "tournament": bench_tournament,
+    "campaigns": bench_campaigns, "tournament": bench_tournament, "plain": bench_plain,
 }
 #: The sections that time other processes only, which ``--baseline PYTHON`` runs again under
 #: another interpreter (another install) for a figure old against new in the same run.
-BASELINE_SECTIONS = ("simulate", "validate", "startup", "diff", "diff-speed")
+BASELINE_SECTIONS = ("simulate", "validate", "startup", "diff", "diff-speed", "plain")
 
 
 def _against(rows: list[dict[str, Any]], name: str, ctx: Context) -> list[dict[str, Any]]:
     """``rows`` with the same figures measured under ``ctx.python`` (``--baseline``): each
     row gains ``baseline`` (that value) and ``speedup`` (how many times faster this install
-    is: new/old for a rate, old/new for a time)."""
+    is: new/old for a rate or a figure with a least bound, old/new for a time)."""
     try:
         old = {row["figure"]: row["value"] for row in SECTIONS[name](ctx)}
     except (RuntimeError, OSError, ValueError, KeyError) as error:
@@ -652,7 +696,9 @@ def _against(rows: list[dict[str, Any]], name: str, ctx: Context) -> list[dict[s
     for row in rows:
         then, now = old.get(row["figure"]), row["value"]
         if then is not None and now:
-            rate = "/s" in row["unit"]
+            target = TARGETS.get(row.get("target") or "")
+            # More is better for a rate, and for a figure whose target is a least bound.
+            rate = "/s" in row["unit"] if target is None else not target.at_most
             row = {**row, "baseline": then,
                    "speedup": round(now / then if rate else then / now, 2)}
         out.append(row)

@@ -38,9 +38,9 @@ def validate(args: argparse.Namespace) -> int:
     live = "-" in args.paths
     try:
         for verdict, _, _ in V.records(args.paths, tally, "validate", forced,
-                                       getattr(args, "notation", None)):
+                                       getattr(args, "notation", None), quick=True):
             if args.json:
-                out.write(json.dumps(verdict.to_json()) + "\n")
+                out.write(V.json_line(verdict) + "\n")
             elif verdict.judgement.status is not V.Status.VALID:
                 out.write(verdict.to_text() + "\n")
             if live:

@@ -278,3 +278,45 @@ def test_the_start_up_of_a_baseline_runs_the_command_that_install_has(tmp_path):
     # a command that fails to start is an error, not a fast figure
     with pytest.raises(RuntimeError, match="failed"):
         B._timed(ctx, [B.sys.executable, "-c", "raise SystemExit(1)"], 1, codes=(0,))
+
+
+# --- against plain mutable code (issue 36) ------------------------------------------------------
+
+
+def test_the_plain_section_times_the_command_against_the_checkout_s_plain_code(tmp_path,
+                                                                             monkeypatch):
+    """``bench --only plain`` runs ``dev/plain_GAME.py`` of the checkout under this interpreter
+    and the command under the measured install (``--baseline``: the old one), on the records
+    of that install's simulate, and gives the yardstick's CPU over the command's, judged by a
+    least bound: a baseline's figure is new over old."""
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev" / "plain_hanamikoji.py").touch()
+    runs = []
+
+    def made(argv, **kwargs):
+        runs.append(argv)
+        pathlib.Path(argv[argv.index("--records") + 1]).write_text("{}\n")
+        return B.subprocess.CompletedProcess(argv, 0, "", "")
+
+    def interleaved(ctx, commands, cpu):
+        runs.extend(commands.values())
+        cpu.update({"plain": 3.0, "toolkit": 1.0 if ctx.python == "/new/python" else 2.0})
+        return dict.fromkeys(commands, 1.0)
+
+    monkeypatch.setattr(B.subprocess, "run", made)
+    monkeypatch.setattr(B, "_interleaved", interleaved)
+    ctx = B.Context(1, tmp_path, (), tmp_path, None, python="/new/python")
+    simulate, validate = B.bench_plain(ctx)
+    assert (simulate["value"], simulate["target"]) == (3.0, "simulate-plain")
+    assert (validate["value"], validate["target"]) == (3.0, "validate-plain")
+    records = runs[0][runs[0].index("--records") + 1]
+    assert runs[0][:4] == ["/new/python", "-m", "hanamikoji.engine", "simulate"]
+    assert runs[1] == [B.sys.executable, str(tmp_path / "dev" / "plain_hanamikoji.py"),
+                       "simulate", "20000", "0"]
+    assert runs[4][-1] == records and runs[3][-2:] == ["validate", records]
+    assert runs[2][0] == runs[4][0] == "/new/python"
+    old = B._against([simulate], "plain", B.attrs.evolve(ctx, python="/old/python"))
+    assert (old[0]["baseline"], old[0]["speedup"]) == (1.5, 2.0)  # 3.0 over 1.5
+    # outside a checkout it says why it was not measured
+    with pytest.raises(RuntimeError, match="dev/plain_hanamikoji.py"):
+        B.bench_plain(B.Context(1, tmp_path, (), tmp_path / "elsewhere", None))

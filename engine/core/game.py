@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import abc
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -117,6 +117,13 @@ class Outcome:
             return f"a win for player {self.winners[0]} by {self.reason}"
         return (f"a victory shared by players {', '.join(map(str, self.winners))} "
                 f"by {self.reason}")
+
+
+def end_text(outcome: Outcome | None, unit: str, count: int) -> str:
+    """A valid record's verdict (:meth:`Game.describe_end`): ``a win for player 0 by static
+    after 329 turns``."""
+    return (f"{outcome.describe() if outcome else 'unfinished'} after {count} "
+            f"{unit.removesuffix('s') if count == 1 else unit}")
 
 
 class Game(abc.ABC):
@@ -338,6 +345,20 @@ class Game(abc.ABC):
         was broken when it records something the rules forbid.
         """
 
+    def quick_reader(self) -> Callable[[bytes], Any] | None:
+        """For ``validate``'s hot loop: a function of one line of JSON Lines (its end
+        included) that gives a hashable key of the outcome when it can tell at a glance that
+        the line is a valid record of the game, and None otherwise (the line is then judged the
+        full way, :meth:`read_record`). It may give a key only for a line the full way judges
+        valid, and :meth:`quick_outcome` of the key must say what the full way says of it.
+        None (the default): every line is judged the full way."""
+        return None
+
+    def quick_outcome(self, key: Any) -> tuple[str, JSON]:
+        """What a valid record's verdict says of the outcome :meth:`quick_reader` keyed:
+        :meth:`describe_end` and :meth:`record_result_json` of its final state."""
+        raise NotImplementedError(f"{self.name} has no quick reader")
+
     def record_result_json(self, state: Any) -> JSON:
         """The result of the finished game ``state`` as the game's records and verdicts write
         it (by default :meth:`outcome_to_json`)."""
@@ -345,10 +366,7 @@ class Game(abc.ABC):
 
     def describe_end(self, state: Any) -> str:
         """One line for a valid record's verdict: the result and how long the game lasted."""
-        outcome = self.outcome(state)
-        unit, count = self.length(state)
-        return (f"{outcome.describe() if outcome else 'unfinished'} after {count} "
-                f"{unit.removesuffix('s') if count == 1 else unit}")
+        return end_text(self.outcome(state), *self.length(state))
 
     @abc.abstractmethod
     def record_schema(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ tests check, through the interface, at the engine's speed.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from hanamikoji.engine.core.game import Game, Option, Outcome
 
@@ -23,7 +23,7 @@ from . import game as G
 from .codec import (decision_json, decision_text, parse_decision, result_json, view_json,
                     view_text)
 from .record import FORMAT, read_record, to_record
-from .rules import PRESETS, STANDARD, Rules
+from .rules import PRESETS, STANDARD, Result, Rules
 
 if TYPE_CHECKING:  # imported where used: a command's start imports only what it needs
     import random
@@ -138,8 +138,18 @@ class Hanamikoji(Game):
 
     def describe_end(self, state: G.State) -> str:
         assert state.result is not None
-        rounds = state.round + 1
-        return f"{state.result.describe()} after {rounds} round{'s' if rounds > 1 else ''}"
+        return _end_text(state.result, state.round + 1)
+
+    def quick_reader(self) -> Callable[[bytes], tuple[Result, int] | None]:
+        """(result, rounds) of a line that is a valid record in the form ``simulate
+        --records`` writes (:func:`~.quick.judge_line`), else None."""
+        from .quick import judge_line
+
+        return judge_line
+
+    def quick_outcome(self, key: tuple[Result, int]) -> tuple[str, Any]:
+        result, rounds = key
+        return _end_text(result, rounds), result_json(result)
 
     def to_record(self, state: G.State) -> dict[str, Any]:
         return to_record(state)
@@ -193,6 +203,11 @@ class Hanamikoji(Game):
         from .resample import resample
 
         return resample(state, player, lambda cards: rng.sample(cards, len(cards)))
+
+
+def _end_text(result: Result, rounds: int) -> str:
+    """A valid record's verdict: ``a win for player 1 by charm after 2 rounds``."""
+    return f"{result.describe()} after {rounds} round{'s' if rounds > 1 else ''}"
 
 
 def schema_text() -> str:

@@ -22,14 +22,14 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from hanamikoji.engine.core.errors import InvalidActionError
-from hanamikoji.engine.core.game import Game, Option, Outcome
+from hanamikoji.engine.core.game import Game, Option, Outcome, end_text
 
 from . import display, game, record, view
 from .components import Config
-from .game import State
+from .game import Result, State
 
 
 class MaikoGame(Game):
@@ -156,6 +156,18 @@ class MaikoGame(Game):
 
     def record_result_json(self, state: State) -> Any:
         return None if state.result is None else record.result_to_json(state.result)
+
+    def quick_reader(self) -> Callable[[bytes], tuple[Result, int] | None]:
+        """(the result, the turns) of a line that is a valid record in the form ``simulate
+        --records`` writes (:func:`~.quick.judge_line`), else None."""
+        from .quick import judge_line
+
+        return judge_line
+
+    def quick_outcome(self, key: tuple[Result, int]) -> tuple[str, Any]:
+        result, turns = key
+        outcome = Outcome(result.winners, result.reason.value, result.scores)
+        return end_text(outcome, "turns", turns), record.result_to_json(result)
 
     def record_schema(self) -> dict[str, Any]:
         return record.record_schema()

@@ -32,7 +32,7 @@ import enum
 import json
 import re
 import sys
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Any, Callable, Iterable, Iterator
 
 import attrs
 
@@ -298,6 +298,9 @@ class _Unit:
     raw: Any  # _TOO_LONG, a NotJSONError, or None when ``document`` holds the value
     document: Any = _UNDECODED
     text: str = ""  # for a NotJSONError, the rest of its line (for :func:`notation.hint`)
+    #: A line its game judged valid at a glance (:meth:`Game.quick_reader`): (the judgement,
+    #: the game).
+    judged: Any = None
 
 
 _SPACE = re.compile(r"[ \t\n\r\ufeff]*")
@@ -358,7 +361,8 @@ def _glued(text: str, start: int, end: int, document: Any) -> str | None:
     return _SCALAR_END.match(text, start).group()  # type: ignore[union-attr]  # * always matches
 
 
-def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
+def _units(stream: IO[bytes], first_line: int = 1,
+           quick: Callable[[int, bytes], _Unit | None] | None = None) -> Iterator[_Unit]:
     """The records of a file: a stream of JSON values, whatever their layout (JSON Lines, one
     pretty-printed record, records one after another); blank lines are skipped.
 
@@ -372,9 +376,11 @@ def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
     Lines, or of pretty-printed records). A line that cannot be text (not UTF-8, or longer than
     :data:`LINE_LIMIT`) ends the value before it and is a malformed record of its own.
     ``first_line``: the number of the stream's first line in its file (a stream may start
-    part-way through a file).
+    part-way through a file). ``quick``: a line that starts a value is first given to it (with
+    its number), and the unit it returns, if any, is that line's record.
     """
     lines = _lines(stream, first_line)
+    pushed: list[tuple[int, Any]] = []  # a line ``quick`` did not judge, to be read as text
     buffer = _Buffer()
     eof = False
     barrier: tuple[int, Any] | None = None  # a line that cannot be text, held until its turn
@@ -387,7 +393,11 @@ def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
         nonlocal eof, barrier, resync
         if eof or barrier is not None:
             return False
-        for number, raw in lines:
+        while True:
+            found = pushed.pop() if pushed else next(lines, None)
+            if found is None:
+                break
+            number, raw = found
             if raw is _TOO_LONG:
                 barrier = (number, _TOO_LONG)
                 return False
@@ -411,6 +421,14 @@ def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
         buffer.pos = _after_space(buffer.text, buffer.pos)
         if buffer.pos >= len(buffer.text):  # nothing but blanks left: read on
             buffer.clear(buffer.first + buffer.text.count("\n"))
+            if quick is not None and not (eof or resync or barrier is not None or pushed):
+                # Each line a record its game judges at a glance, until one it does not.
+                for number, raw in lines:
+                    unit = None if raw is _TOO_LONG else quick(number, raw)
+                    if unit is None:
+                        pushed.append((number, raw))
+                        break
+                    yield unit
             if fill():
                 continue
             if barrier is None:
@@ -469,6 +487,8 @@ def _units(stream: IO[bytes], first_line: int = 1) -> Iterator[_Unit]:
 
 
 def _judge_unit(unit: _Unit, game: Game | None) -> tuple[Judgement, Game | None, Any]:
+    if unit.judged is not None:
+        return unit.judged[0], unit.judged[1], None
     if unit.raw is _TOO_LONG:
         return Judgement(Status.MALFORMED, f"a line longer than {LINE_LIMIT} bytes is not a record",
                          where=_where(game or get(), {})), None, None
@@ -492,12 +512,95 @@ def verdicts(stream: IO[bytes], source: str, start: int = 0,
         yield verdict
 
 
+def quick_judge(forced: Game | None = None) -> Callable[[int, bytes], _Unit | None]:
+    """A judge of lines at a glance for :func:`_units`: the line's game (``forced``, else the
+    game of the format the line starts with, ``{"format":"...``) is asked by its
+    :meth:`Game.quick_reader`, and a line it keys is a valid record, whose judgement is made
+    once per outcome (so a verdict's JSON line is written from text kept for it,
+    :func:`json_line`). None for any other line, judged the full way."""
+    readers: dict[bytes, tuple[Game, Callable[[bytes], Any]] | None] = {}
+    judgements: dict[tuple[str, Any], tuple[Judgement, Game]] = {}
+
+    def reader(raw: bytes) -> tuple[Game, Callable[[bytes], Any]] | None:
+        if forced is not None:
+            name = b""
+        elif raw.startswith(b'{"format":"'):
+            name = raw[11:raw.find(b'"', 11)]
+        else:
+            return None
+        if name not in readers:
+            try:
+                game = forced or by_format(name.decode("ascii"))
+            except UnicodeDecodeError:
+                game = None
+            read = None if game is None else game.quick_reader()
+            # A game of another format never matches: its reader checks the format it writes.
+            readers[name] = None if game is None or read is None else (game, read)
+        return readers[name]
+
+    def judge(number: int, raw: bytes) -> _Unit | None:
+        found = reader(raw)
+        if found is None:
+            return None
+        game, read = found
+        key = read(raw)
+        if key is None:
+            return None
+        judged = judgements.get((game.name, key))
+        if judged is None:
+            message, result = game.quick_outcome(key)
+            judgement = Judgement(Status.VALID, message, where=_where(game, {}), result=result)
+            judged = (judgement, game)
+            # Kept while there are few outcomes (Hanamikoji's are some dozens); a game whose
+            # outcomes are as many as its records (Maiko's scores and lengths) stays flat.
+            if len(judgements) < _KEPT:
+                judgements[game.name, key] = judged
+                _keep_json_tail(judgement)
+        return _Unit(number, None, judged=judged)
+
+    return judge
+
+
+#: How many outcomes :func:`quick_judge` keeps, with their JSON text.
+_KEPT = 2048
+#: The JSON text of a kept judgement's verdict after its index, source and line
+#: (:func:`json_line`), by the judgement's id; the judgement is held, so its id stays its own.
+_TAILS: dict[int, tuple[Judgement, str]] = {}
+_HEAD = '{"index": 0, "source": "", "line": 0, '
+_SOURCES: dict[str, str] = {}
+
+
+def _keep_json_tail(judgement: Judgement) -> None:
+    if len(_TAILS) >= 2 * _KEPT:  # a judge per run: a long-lived process does not keep them all
+        _TAILS.clear()
+    text = json.dumps(Verdict(0, "", 0, judgement).to_json())
+    assert text.startswith(_HEAD)
+    _TAILS[id(judgement)] = (judgement, text[len(_HEAD):])
+
+
+def json_line(verdict: Verdict) -> str:
+    """``json.dumps(verdict.to_json())``, from the text kept for its judgement when there is
+    one (:func:`quick_judge`'s)."""
+    kept = _TAILS.get(id(verdict.judgement))
+    if kept is None or kept[0] is not verdict.judgement:
+        return json.dumps(verdict.to_json())
+    source = _SOURCES.get(verdict.source)
+    if source is None:
+        if len(_SOURCES) > 4096:
+            _SOURCES.clear()
+        source = _SOURCES[verdict.source] = json.dumps(verdict.source)
+    return f'{{"index": {verdict.index}, "source": {source}, "line": {verdict.line}, {kept[1]}'
+
+
 def replayed(stream: IO[bytes], source: str, start: int = 0, game: Game | None = None,
-             first_line: int = 1) -> Iterator[tuple[Verdict, Game | None, Any]]:
+             first_line: int = 1,
+             quick: bool = False) -> Iterator[tuple[Verdict, Game | None, Any]]:
     """Each record of ``stream`` as (its verdict, the game that judged it, its final state when
     valid, else None), numbered from ``start``, in order; the stream's first line is line
-    ``first_line`` of its file."""
-    for offset, unit in enumerate(_units(stream, first_line)):
+    ``first_line`` of its file. ``quick``: a line its game judges valid at a glance
+    (:func:`quick_judge`) has the same verdict, and None for its final state."""
+    units = _units(stream, first_line, quick_judge(game) if quick else None)
+    for offset, unit in enumerate(units):
         judgement, judged_by, final = _judge_unit(unit, game)
         yield Verdict(start + offset, source, unit.line, judgement), judged_by, final
 
@@ -600,13 +703,14 @@ def _binary(stream: IO[bytes]) -> str | None:
 
 
 def records(paths: Iterable[str], tally: "Tally", command: str,
-            forced: Game | None = None,
-            notation: str | None = None) -> Iterator[tuple[Verdict, Game | None, Any]]:
+            forced: Game | None = None, notation: str | None = None,
+            quick: bool = False) -> Iterator[tuple[Verdict, Game | None, Any]]:
     """Every record of the files ``paths`` (``-``: standard input), in order, as
     :func:`replayed` gives them (:func:`notation_replayed` with ``notation``: games in that
     notation, one a line), counted in ``tally``; a file that cannot be read, or holds no
     record, is one line on stderr (``hanamikoji COMMAND: error: ...``) and counted as
-    unreadable. ``validate``, ``show`` and ``stats`` read their files with it."""
+    unreadable. ``validate``, ``show`` and ``stats`` read their files with it. ``quick``: as
+    for :func:`replayed` (``validate``, which needs no final state)."""
     for path in paths:
         source = "<stdin>" if path == "-" else path
         try:
@@ -622,7 +726,8 @@ def records(paths: Iterable[str], tally: "Tally", command: str,
         binary = _binary(stream)
         held: list[tuple[Verdict, Game | None, Any]] | None = [] if binary is not None else None
         try:
-            found = (replayed(stream, source, tally.records, forced) if notation is None else
+            found = (replayed(stream, source, tally.records, forced, quick=quick)
+                     if notation is None else
                      notation_replayed(stream, source, tally.records, forced, notation))
             for verdict, game, final in found:
                 if held is not None:

@@ -53,8 +53,10 @@ def validate_shard(path: str, source: str, start: int, end: int, first_line: int
     except OSError:
         return json.dumps({"clean": False}) + "\n"  # read again in order, where it is reported
     lines = []
-    for offset, unit in enumerate(V._units(io.BytesIO(data), first_line)):
-        if unit.document is V._UNDECODED:
+    # A record its game reads at a glance (V.quick_judge) is valid: it has no document.
+    quick = V.quick_judge(game)
+    for offset, unit in enumerate(V._units(io.BytesIO(data), first_line, quick)):
+        if unit.document is V._UNDECODED and unit.judged is None:
             return json.dumps({"clean": False}) + "\n"
         judgement, _, _ = V._judge_unit(unit, game)
         verdict = V.Verdict(offset, source, unit.line, judgement)
