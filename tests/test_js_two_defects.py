@@ -164,3 +164,27 @@ def test_the_docs_show_what_diff_prints_for_the_engine(monkeypatch, capsys):
     assert '  reference: {"current_player": 0}' in printed
     assert '  other:     {"current_player": 1}' in printed
     assert not any("Deal(" in line or "Competition(" in line for line in printed)
+
+
+def test_check_reports_both_defects_of_the_javascript_engine_each_to_paste(monkeypatch, tmp_path):
+    """The done-test of check on an engine: one JavaScript engine with both defects; check goes
+    on past the first divergence (UPDATE-4, game 0) to the second kind (VAR-IT-2, first in game
+    28 of seed 0 in the Italian variant) and gives each the request lines that, pasted into a
+    shell, make this engine give the wrong answer the card reports."""
+    from hanamikoji import oracle
+    from hanamikoji.oracle.core import check_engine
+
+    monkeypatch.setattr(check_engine, "SHRINK", 10)  # the command's budget, cut for a cheap test
+    report = oracle.check(engines=["two=" + " ".join(adapter("UPDATE-4,VAR-IT-2"))], games=30,
+                          options={"variant": "italian-three-rounds"}, limit_ms=600_000)
+    [card] = report.cards
+    diff = next(check for check in card.checks if check.name == "diff")
+    assert not report.ok and (diff.passed + diff.failed) == 30
+    rules = [failure.message.rsplit("(the reference follows ", 1)[1] for failure in diff.failures]
+    assert rules == ["UPDATE-4)", "VAR-IT-2)"]
+    for failure in diff.failures:
+        assert failure.reproduction is not None and failure.got != failure.expected
+        pasted = subprocess.run(failure.reproduction.text, shell=True, capture_output=True,
+                                text=True, timeout=600, cwd=ROOT)
+        assert pasted.returncode == 0, pasted.stderr
+        assert json.loads(pasted.stdout.splitlines()[-1]) == json.loads(failure.got)

@@ -183,19 +183,23 @@ def _tournament_check(argv: Sequence[str], name: str, game: Game,
     played = Tournament(game.name, tuple(sorted(options.items())), bots, deals, seed, limits)
     ours = [r for r in played_here(played, played.schedule()) if 0 in r.seating]
     lost = [r for r in ours if r.forfeit is not None and r.seating[r.forfeit["seat"]] == 0]
-    command = shlex.join([PROGRAM, "tournament", word, *others, "--game", game.name,
-                          *[w for k, v in options.items() for w in ("--option", f"{k}={v}")],
-                          "--deals", str(deals), "--seed", str(seed), "--decision-time",
-                          f"{limit_ms / 1000:g}", "--out", "games"])
+    command = [PROGRAM, "tournament", word, *others, "--game", game.name,
+               *[w for k, v in options.items() for w in ("--option", f"{k}={v}")],
+               "--deals", str(deals), "--seed", str(seed), "--decision-time",
+               f"{limit_ms / 1000:g}"]
     failures: list[Failure] = []
     for result in lost[:MAX_FAILURES]:
         forfeit = result.forfeit or {}
+        request = forfeit.get("request")
         failures.append(Failure(
             f"game {result.index} (seat {forfeit['seat']}): {forfeit['kind']}: "
-            f"{forfeit['message']}", got=forfeit.get("answer"), rule=forfeit.get("rule"),
-            stderr=forfeit.get("stderr"), exit=forfeit.get("exit"), game=result.game,
-            reproduction=Reproduction("sh", command, f"game {result.index} of games/games.jsonl "
-                                      "is this one, its position included")))
+            f"{forfeit['message']}", request=None if request is None else _json(request),
+            got=forfeit.get("answer"), rule=forfeit.get("rule"), stderr=forfeit.get("stderr"),
+            exit=forfeit.get("exit"), game=result.game,
+            reproduction=Reproduction(
+                "sh", shlex.join([*command, "--only", str(result.index), "--trace"]),
+                f"plays game {result.index} alone, as here, and prints on stderr each request "
+                "and answer as it passes")))
     title = (f"tournament: {len(ours)} games against {', '.join(others)} "
              f"({deals} deal{'' if deals == 1 else 's'}, every seating)")
     return Check("tournament", title, len(ours) - len(lost), len(lost), tuple(failures))
