@@ -48,27 +48,33 @@ def default_out(paths: list[str]) -> pathlib.Path:
 _POSITION_LIMIT = 1 << 20
 
 
-def _position(path: str) -> Any:
-    """The JSON object in ``path`` if the file is a position (one small JSON object with a
-    ``history`` and no record ``format``), else None (the file is read as records)."""
+def _head(path: str, limit: int, marker: bytes) -> Any:
+    """The JSON value of the whole of ``path`` if it is a regular file of at most ``limit``
+    bytes holding ``marker``, else None (the file is then read as records). Only a regular file
+    is looked into: what is read of a pipe would be gone for ``records``."""
     from hanamikoji.oracle.core.validate import NotJSONError, decode
 
     if path == "-":
         return None
     try:
-        # Only a regular file is looked into: what is read of a pipe is gone for ``records``
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
         with open(path, "rb") as handle:
-            raw = handle.read(_POSITION_LIMIT + 1)
+            raw = handle.read(limit + 1)
     except OSError:
         return None  # ``records`` says why it cannot be read
-    if len(raw) > _POSITION_LIMIT or b'"history"' not in raw:
+    if len(raw) > limit or marker not in raw:
         return None
     try:
-        obj = decode(raw)
+        return decode(raw)
     except NotJSONError:
         return None
+
+
+def _position(path: str) -> Any:
+    """The JSON object in ``path`` if the file is a position (one small JSON object with a
+    ``history`` and no record ``format``), else None (the file is read as records)."""
+    obj = _head(path, _POSITION_LIMIT, b'"history"')
     return obj if isinstance(obj, dict) and "history" in obj and "format" not in obj else None
 
 
@@ -80,24 +86,8 @@ def _check_report(path: str) -> Any:
     """The JSON object in ``path`` if the file is a check report (one JSON object whose
     ``format`` is the check report's), else None (the file is read as records)."""
     from hanamikoji.oracle.core.check import FORMAT
-    from hanamikoji.oracle.core.validate import NotJSONError, decode
 
-    if path == "-":
-        return None
-    try:
-        # Only a regular file is looked into: what is read of a pipe is gone for ``records``
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        with open(path, "rb") as handle:
-            raw = handle.read(_REPORT_LIMIT + 1)
-    except OSError:
-        return None  # ``records`` says why it cannot be read
-    if len(raw) > _REPORT_LIMIT or FORMAT.encode() not in raw:
-        return None
-    try:
-        obj = decode(raw)
-    except NotJSONError:
-        return None
+    obj = _head(path, _REPORT_LIMIT, FORMAT.encode())
     return obj if isinstance(obj, dict) and obj.get("format") == FORMAT else None
 
 

@@ -207,3 +207,14 @@ def children() -> list[int]:
     except (OSError, ValueError):
         pass
     return out
+
+
+def exit_status(code: int) -> str:
+    """How a process ended, in words, from its return code (``subprocess``'s: negative for a
+    signal): ``exit code 1``, ``killed by SIGSEGV``."""
+    if code >= 0:
+        return f"exit code {code}"
+    try:
+        return f"killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"killed by signal {-code}"

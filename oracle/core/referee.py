@@ -39,7 +39,8 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
-from hanamikoji.runtime.processes import group_ended, group_started, signal_group
+from hanamikoji.runtime.processes import (exit_status, group_ended, group_started,
+                                         signal_group)
 from hanamikoji.runtime.processes import sigint_deferred, sigint_to_main_thread
 from hanamikoji.engine.core.errors import GameError, InvalidActionError
 from hanamikoji.engine.core.game import CHANCE, Game, Outcome
@@ -322,7 +323,7 @@ class _Process:
             code = process.wait(EXIT_BOUND) if fault.kind == "crash" else process.poll()
         except subprocess.TimeoutExpired:
             code = None
-        self.exit = None if code is None else _status(code)
+        self.exit = None if code is None else exit_status(code)
 
     def said(self) -> tuple[str | None, str | None]:
         """The end of the bot's standard error (after :meth:`close`), and how it ended."""
@@ -366,16 +367,6 @@ class _Tail:
         """What was kept, decoded (undecodable bytes replaced), None if nothing was."""
         kept = self.kept
         return kept.decode("utf-8", "replace") if kept.strip() else None
-
-
-def _status(code: int) -> str:
-    """How a process ended, from its return code (the keeper's: it ends as the bot did)."""
-    if code >= 0:
-        return f"exit code {code}"
-    try:
-        return f"killed by {signal.Signals(-code).name}"
-    except ValueError:
-        return f"killed by signal {-code}"
 
 
 def _within(seconds: float) -> str:

@@ -41,7 +41,7 @@ from hanamikoji.oracle.core.check import MAX_FAILURES, STDERR_TAIL, Card, Check,
 from hanamikoji.oracle.hanamikoji import buaa_tasks
 from hanamikoji.runtime import keeper
 from hanamikoji.runtime.base import UsageError
-from hanamikoji.runtime.processes import signal_group, sigint_deferred
+from hanamikoji.runtime.processes import exit_status, signal_group, sigint_deferred
 
 __all__ = ["LIMIT_MS", "RUNNER", "SHIM", "bot_checks", "check_module"]
 
@@ -261,7 +261,7 @@ def _run(argv: Sequence[str], limit_ms: float) -> _Run:
     elif run.ended is not None:  # the module ended the process itself (process.exit)
         run.status = f"exit code {run.ended}"
     elif run.died:
-        run.status = _status(code)
+        run.status = exit_status(code)
     return run
 
 
@@ -322,15 +322,6 @@ def _end(process: subprocess.Popen[bytes], *, stop: bool) -> int:
         code = process.wait()
     signal_group(process.pid, signal.SIGKILL)  # whatever the module left in the group
     return code
-
-
-def _status(code: int) -> str:
-    if code >= 0:
-        return f"exit code {code}"
-    try:
-        return f"killed by {signal.Signals(-code).name}"
-    except ValueError:
-        return f"killed by signal {-code}"
 
 
 # --- from runs to checks ------------------------------------------------------------------------
