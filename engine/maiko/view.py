@@ -36,7 +36,6 @@ from .components import (
 from .game import (
     DOWN,
     EMPTY,
-    UP,
     Phase,
     Result,
     State,
@@ -313,12 +312,3 @@ def expected_ledger(config: Config) -> dict[str, int]:
     out["tokens"] = 16
     out["tutor-cards"] = 4
     return out
-
-
-def places(state: State) -> dict[str, int]:
-    """How many tiles lie in each place (for the display and the invariants)."""
-    face_down = state.spaces.count(DOWN) if state.phase is not Phase.LAYOUT else 0
-    return {"face-down": face_down, "face-up": state.spaces.count(UP),
-            "on-boards": sum(map(sum, state.boards)), "discarded": len(state.discarded),
-            "box": len(state.config.box),
-            "to-lay": len(state.config.tiles) if state.phase is Phase.LAYOUT else 0}

@@ -229,3 +229,36 @@ def test_a_layout_step_in_a_turn_is_malformed() -> None:
     with pytest.raises(MalformedRecordError) as caught:
         read_record(record)
     assert caught.value.path == "$.turns[1].steps[0].kind", str(caught.value)
+
+
+def test_the_view_cache_stays_bounded():
+    """The log cache keeps at most _LOGS_KEPT logs whatever the number of games viewed (one
+    entry a layout and player): memory stays flat over a long validate or diff."""
+    kept = view_module._LOGS
+    view_module._LOGS = {}
+    try:
+        for seed in range(3 * view_module._LOGS_KEPT):
+            state = start(Config.make(2), [], first_player=seed % 2)
+            observe(state, 0)
+            assert len(view_module._LOGS) <= view_module._LOGS_KEPT
+    finally:
+        view_module._LOGS = kept
+
+
+def test_decisions_are_in_a_strict_order():
+    """Decisions sort by their sort key, strictly: no decision is greater (or less) than
+    itself, and a > b exactly when b < a (menus are sorted lists of them)."""
+    rng = random.Random(3)
+    state = start(Config.make(3), [], first_player=1)
+    menus = []
+    while state.phase is not Phase.OVER and len(menus) < 40:
+        menu = legal_actions(state)
+        menus.append(menu)
+        state = apply(state, rng.choice(menu))
+    decisions = [d for menu in menus for d in menu[:5]]
+    assert len(decisions) > 50
+    for a in decisions:
+        assert not a > a and not a < a and a >= a and a <= a
+    for a, b in zip(decisions, decisions[1:]):
+        assert (a > b) == (b < a) and (a >= b) == (b <= a)
+        assert (a > b) or (a < b) or a.sort_key() == b.sort_key()
