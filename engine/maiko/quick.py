@@ -172,12 +172,12 @@ def replay(draft: Draft, turns: bytes, start: int = 0) -> int | None:
         if not pair:
             pass
         elif (draft.phase is first and draft.turn == t and draft.current == declared
-                and a != b and a < n and b < n and spaces[a] == DOWN and spaces[b] == DOWN
+                and a < n and b < n and spaces[a] == DOWN and spaces[b] == DOWN
                 and items[a] >= 0 and items[b] >= 0 and items[a] != items[b]):
-            # A mismatch: what two Draft.play calls leave, the steps aside.
-            draft.pending = None
+            # A mismatch (two spaces: one space holds one item): what two Draft.play calls
+            # leave, the steps aside. At a first flip no tile is pending and no One-san visit
+            # is under way, so the end of the turn has only this to change.
             draft.visited = False
-            draft.looks = ()
             nxt = declared + 1 if declared + 1 < players else 0
             if draft.triggered_by is not None and nxt == draft.first_player:
                 draft.finish(_FULL_BOARD)  # MK-END-2
