@@ -4,10 +4,12 @@ hot loop.
 As for Hanamikoji (:mod:`hanamikoji.engine.hanamikoji.quick`): a line in the form ``simulate
 --records`` writes (keys in one order, no spaces) is checked by one regular expression, which
 stands for the record's shape, and each distinct step's text (``"kind":"flip","space":20``)
-is parsed once by the checked parser. The replay is the engine's own (:class:`~.game.Draft`),
-with the record reader's checks of whose turn it is and of the result; so only the reading is
-new. A line in another form, or a record that breaks a rule, gives None and is judged the full
-way (:func:`~.record.read_record`), which says what is wrong.
+is parsed once by the checked parser, each distinct turn's text once too. The replay
+(:func:`replay`) is the engine's own (:class:`~.game.Draft`), with the record reader's checks
+of whose turn it is and of the result, but for a turn that ends by a mismatch, nine turns in
+ten, which it plays at once, and the steps, which it does not keep. A line in another form, or
+a record that breaks a rule, gives None and is judged the full way
+(:func:`~.record.read_record`), which says what is wrong.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ _RECORD = re.compile(
     rb'"scores":\[-?\d{1,3}(?:,-?\d{1,3}){1,3}\],"own_colour":\[\d{1,3}(?:,\d{1,3}){1,3}\]\}))?'
     rb'\}\n?'.replace(b"TILE", _TILE).replace(b"TURN", _TURN.replace(b"(", b"(?:")
                                                   .replace(b"(?:?:", b"(?:")))
-_TURNS = re.compile(_TURN)
 
 #: A step's text (without its braces) to its decision, or None for one the reader refuses.
 _STEPS: dict[bytes, Decision | None] = {}
@@ -101,9 +102,9 @@ def judge_line(line: bytes) -> tuple[Result, int] | None:
     return _outcome(draft, played, result)
 
 
-#: The text of a turn, from its player's digit to its last step's closing brace, to its
-#: :data:`_Turn`: at most ``_TURNS_KEPT`` of them (a random game's mismatches are a few
-#: thousand texts, shared by all its records).
+#: The text of a turn of two flips, from its player's digit to its last step's closing brace,
+#: to its :data:`_Turn`: at most ``_TURNS_KEPT`` of them (a 2-player game has at most 2 × 60 × 59
+#: texts, shared by all its records; longer turns seldom recur, and are not kept).
 _TURN_TEXTS: dict[bytes, "_Turn | None"] = {}
 _TURNS_KEPT = 1 << 14
 #: A turn: (its player, the decisions before a closing pair of flips (all of them if the turn
@@ -164,7 +165,7 @@ def replay(draft: Draft, turns: bytes, start: int = 0) -> int | None:
             turn = _turn(text)
             if turn is None:
                 return None
-            if len(texts) < _TURNS_KEPT:
+            if not turn[1] and len(texts) < _TURNS_KEPT:  # two flips: the turns that recur
                 texts[text] = turn
         declared, head, pair, a, b = turn
         if head and not _play(draft, head, t, declared):
