@@ -105,7 +105,7 @@ def judge_line(line: bytes) -> tuple[Result, int] | None:
 #: The text of a turn of two flips, from its player's digit to its last step's closing brace,
 #: to its :data:`_Turn`: at most ``_TURNS_KEPT`` of them (a 2-player game has at most 2 × 60 × 59
 #: texts, shared by all its records; longer turns seldom recur, and are not kept).
-_TURN_TEXTS: dict[bytes, "_Turn | None"] = {}
+_TURN_TEXTS: dict[bytes, "_Turn"] = {}
 _TURNS_KEPT = 1 << 14
 #: A turn: (its player, the decisions before a closing pair of flips (all of them if the turn
 #: does not end in two flips), the pair as decisions (or ()), the pair's spaces (or -1, -1)).
