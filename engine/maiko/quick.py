@@ -6,8 +6,8 @@ As for Hanamikoji (:mod:`hanamikoji.engine.hanamikoji.quick`): a line in the for
 stands for the record's shape, and each distinct step's text (``"kind":"flip","space":20``)
 is parsed once by the checked parser, each distinct turn's text once too. The replay
 (:func:`replay`) is the engine's own (:class:`~.game.Draft`), with the record reader's checks
-of whose turn it is and of the result, but for a turn that ends by a mismatch, nine turns in
-ten, which it plays at once, and the steps, which it does not keep. A line in another form, or
+of whose turn it is and of the result, but for a turn that ends by a mismatch (over nine
+turns in ten), which it plays at once, and the steps, which it does not keep. A line in another form, or
 a record that breaks a rule, gives None and is judged the full way
 (:func:`~.record.read_record`), which says what is wrong.
 """
@@ -142,8 +142,8 @@ def replay(draft: Draft, turns: bytes, start: int = 0) -> int | None:
     forbid raises :class:`GameError`, as :meth:`Draft.play`. The steps are not kept
     (``draft.steps`` misses them): only the end is asked for.
 
-    A turn that ends by a mismatch (MK-FLIP-4: two flips of face-down tiles of two items, about
-    nine turns in ten of a random game) taken at a first flip is played here at once; every
+    A turn that ends by a mismatch (MK-FLIP-4: two flips of face-down tiles of two items, over
+    nine turns in ten of a random 2-player game) taken at a first flip is played here at once; every
     other step by the engine's own transitions, as :meth:`Draft.play` calls them. The two tiles
     go back face down, so the face-down spaces, the hands, the boards and whether the end is
     triggered are as they were at this first flip, which :meth:`Draft.enter` reached (as every
