@@ -143,8 +143,8 @@ def replay(draft: Draft, turns: bytes, start: int = 0) -> int | None:
     (``draft.steps`` misses them): only the end is asked for.
 
     A turn that ends by a mismatch (MK-FLIP-4: two flips of face-down tiles of two items, over
-    nine turns in ten of a random 2-player game) taken at a first flip is played here at once; every
-    other step by the engine's own transitions, as :meth:`Draft.play` calls them. The two tiles
+    nine turns in ten of a random 2-player game) taken at a first flip is played here at once;
+    every other step by the engine's own transitions, as :meth:`Draft.play` calls them. The two tiles
     go back face down, so the face-down spaces, the hands, the boards and whether the end is
     triggered are as they were at this first flip, which :meth:`Draft.enter` reached (as every
     first flip) after finding a tile face down (MK-END-4) and the game not static (MK-STATIC-2):
@@ -175,8 +175,8 @@ def replay(draft: Draft, turns: bytes, start: int = 0) -> int | None:
         elif (draft.phase is first and draft.turn == t and draft.current == declared
                 and a < n and b < n and spaces[a] == DOWN and spaces[b] == DOWN
                 and items[a] >= 0 and items[b] >= 0 and items[a] != items[b]):
-            # A mismatch (two spaces: one space holds one item): what two Draft.play calls
-            # leave, the steps aside. At a first flip no tile is pending and no One-san visit
+            # A mismatch (two items, so two spaces too): what two Draft.play calls leave, the
+            # steps aside. At a first flip no tile is pending and no One-san visit
             # is under way, so the end of the turn has only this to change.
             draft.visited = False
             nxt = declared + 1 if declared + 1 < players else 0
