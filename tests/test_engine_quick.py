@@ -11,11 +11,18 @@ import random
 
 import pytest
 
+from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.registry import get
 from hanamikoji.engine.hanamikoji.game import random_game
 from hanamikoji.engine.hanamikoji.quick import judge_line
 from hanamikoji.engine.hanamikoji.record import to_record
 from hanamikoji.engine.hanamikoji.rules import PRESETS
+from hanamikoji.engine.maiko.actions import Layout
+from hanamikoji.engine.maiko.components import FRIEND as FRIEND_CODE
+from hanamikoji.engine.maiko.game import Draft, Phase
+from hanamikoji.engine.maiko.game import new_game as new_maiko
+from hanamikoji.engine.maiko.quick import replay as maiko_replay
+from hanamikoji.engine.maiko.record import decision_from_json as maiko_decision
 from hanamikoji.oracle.core import validate as V
 
 GAME = get("hanamikoji")
@@ -219,3 +226,128 @@ def test_a_file_of_many_outcomes_keeps_few_and_writes_the_same_lines(monkeypatch
     text = b"".join(_maiko_records(2, 5, 9) + _records(8, 1))
     assert _validate(text, quick=True) == _validate(text, quick=False)
     assert len(kept) == 2 and len({j.message for j in kept}) == 2
+
+
+# --- Maiko's replay (engine/maiko/quick.py's replay): a mismatch turn played at once ----------
+
+_FIELDS = [name for name in Draft.__slots__ if name not in ("steps", "base_steps")]
+
+
+def _fields(draft: Draft) -> dict:
+    return {name: getattr(draft, name) for name in _FIELDS}
+
+
+def _copy(draft: Draft) -> Draft:
+    return Draft.of(draft.freeze())
+
+
+def _by_the_engine(draft: Draft, turn: int, player: int, steps: list[dict]) -> bool:
+    """The record reader's replay of one turn's ``steps``: each step read, in its turn, by
+    its player, before the end, then Draft.play; False for a step it refuses."""
+    try:
+        for step in steps:
+            decision = maiko_decision(step)
+            if draft.phase is Phase.OVER or draft.turn != turn or draft.current != player:
+                return False
+            draft.play(decision)
+    except GameError:
+        return False
+    return True
+
+
+def _quickly(draft: Draft, turn: int, player: int, text: bytes) -> bool:
+    try:
+        return maiko_replay(draft, text, turn) == turn + 1
+    except GameError:
+        return False
+
+
+def _turn_text(turn: dict) -> bytes:
+    return json.dumps(turn, separators=(",", ":")).encode()
+
+
+def _maiko_games(count: int):
+    """(the record, a draft of its game laid out) of ``count`` games of each player count."""
+    for players in (2, 3, 4):
+        for line in _maiko_records(players, count, 40 + players):
+            record = json.loads(line)
+            state = MAIKO.read_record(record)
+            draft = Draft.of(new_maiko(state.config, state.first_player))
+            draft.play(Layout(state.layout))
+            yield record, draft
+
+
+def test_maiko_replay_leaves_the_state_the_engine_leaves_turn_by_turn():
+    """Every turn of whole games, the quick replay's state against Draft.play's, after each
+    turn: a mismatch's shortcut changes what the engine changes, and nothing else."""
+    shortcuts = 0
+    for record, quick in _maiko_games(2):
+        engine = _copy(quick)
+        for t, turn in enumerate(record["turns"]):
+            assert _by_the_engine(engine, t, turn["player"], turn["steps"])
+            kinds = [step["kind"] for step in turn["steps"]]
+            shortcuts += kinds[-2:] == ["flip", "flip"] and engine.turn == t + 1
+            assert _quickly(quick, t, turn["player"], _turn_text(turn))
+            assert _fields(quick) == _fields(engine), (t, turn)
+        assert quick.result is not None and quick.result == engine.result
+    assert shortcuts > 1000
+
+
+def _spaces_to_try(draft: Draft) -> list[int]:
+    """A few spaces of each kind: face down (tiles and friends), face up, empty, none."""
+    n = len(draft.spaces)
+    kinds: dict = {}
+    for s in range(n):
+        kind = (draft.spaces[s], draft.layout[s] == FRIEND_CODE)
+        kinds.setdefault(kind, []).append(s)
+    chosen = [s for spaces in kinds.values() for s in spaces[:3]]
+    return chosen + [n, n + 1, 99]
+
+
+def test_maiko_replay_plays_a_pair_of_flips_as_the_engine_at_every_kind_of_state():
+    """From states of every phase (a first or second flip, a One-san visit, a row discard,
+    the ending step, the end triggered), a turn of two flips (each pair of a few spaces of
+    each kind, each player, the right turn and the next) is refused by the quick replay
+    exactly when the engine refuses it, and otherwise leaves the engine's state."""
+    seen = {}
+    for record, engine in _maiko_games(1):
+        for turn in record["turns"]:
+            for step in turn["steps"]:
+                key = (engine.phase, engine.triggered_by is not None, engine.visited,
+                       (engine.current + 1) % engine.config.players == engine.first_player)
+                if len(seen.get(key, ())) < 2 and engine.phase is not Phase.OVER:
+                    seen.setdefault(key, []).append(_copy(engine))
+                engine.play(maiko_decision(step))
+    phases = {key[0] for key in seen}
+    assert phases == {Phase.FIRST, Phase.SECOND, Phase.LOOK, Phase.SWEEP, Phase.ENDING}
+    assert (Phase.FIRST, True, False, True) in seen  # a mismatch that ends the game
+    accepted = refused = 0
+    for drafts in seen.values():
+        for draft in drafts:
+            spaces = _spaces_to_try(draft)
+            for turn in (draft.turn, draft.turn + 1):
+                for player in range(draft.config.players):
+                    for a in spaces:
+                        for b in spaces:
+                            flips = [{"kind": "flip", "space": a}, {"kind": "flip", "space": b}]
+                            text = _turn_text({"player": player, "steps": flips})
+                            quick, engine = _copy(draft), _copy(draft)
+                            done = _quickly(quick, turn, player, text)
+                            assert done == _by_the_engine(engine, turn, player, flips), (
+                                draft.phase, a, b)
+                            if done:
+                                accepted += 1
+                                assert _fields(quick) == _fields(engine), (a, b)
+                            else:
+                                refused += 1
+    assert accepted > 100 and refused > 1000
+
+
+def test_maiko_replay_keeps_at_most_so_many_turns_and_judges_the_same_past_them(monkeypatch):
+    from hanamikoji.engine.maiko import quick
+
+    lines = _maiko_records(2, 3, 7)
+    monkeypatch.setattr(quick, "_TURN_TEXTS", {})
+    monkeypatch.setattr(quick, "_TURNS_KEPT", 50)
+    assert all(_maiko_agrees(line) for line in lines)
+    assert len(quick._TURN_TEXTS) == 50
