@@ -260,3 +260,12 @@ def test_a_draft_of_a_state_in_play_freezes_to_that_state() -> None:
         else:
             state = apply(state, rng.choice(legal_actions(state)))
     assert checked > 0
+
+
+@pytest.mark.parametrize("player", [2, -1, "0", None])
+def test_a_view_of_no_player_is_refused(player):
+    """A view is asked of player 0 or 1; any other value is refused, not answered with a view
+    of nobody."""
+    state = random_game(random.Random(1), STANDARD, 0)
+    with pytest.raises(InvalidActionError, match="player must be 0 or 1"):
+        observe(state, player)

@@ -148,6 +148,16 @@ def test_illegal_records_name_rule_round_and_turn():
         r["rounds"].append(copy.deepcopy(r["rounds"][0]))
     cases.append((goes_on, "END-2", None, None))
 
+    def round_0_started_by_the_other(r):  # the first player is the record's: out of turn
+        for turn in r["rounds"][0]["turns"]:
+            turn["player"] = 1 - turn["player"]
+    cases.append((round_0_started_by_the_other, "TURN-1", 0, 0))
+
+    def round_1_started_by_its_first_player(r):  # the starter alternates between rounds
+        for turn in r["rounds"][1]["turns"]:
+            turn["player"] = 1 - turn["player"]
+    cases.append((round_1_started_by_its_first_player, "UPDATE-4", 1, 0))
+
     state = game(5)
     assert len(state.scores) >= 2  # the cases above need a game of two rounds or more
     for mutate, rule, rnd, turn in cases:
@@ -174,12 +184,33 @@ def test_integral_floats_read_as_the_integers_they_equal():
     def floats(r):
         r["first_player"] = float(r["first_player"])
         for rnd in r["rounds"]:
+            rnd["removed"] = float(rnd["removed"])
+            rnd["hands"] = [[float(card) for card in hand] for hand in rnd["hands"]]
+            rnd["draws"] = [float(card) for card in rnd["draws"]]
             for turn in rnd["turns"]:
                 turn["player"] = float(turn["player"])
                 if "pick" in turn:
                     turn["pick"] = float(turn["pick"])
 
     assert read_record(mutated(floats)) == read_record(record) == game()
+
+
+@pytest.mark.parametrize("value, shown", [(0.5, "0.5"), ("1", '"1"'), (True, "true")])
+def test_a_number_that_is_no_integer_is_shown_as_given(value, shown):
+    """A number of the wrong kind is refused with the value the record holds."""
+    with pytest.raises(MalformedRecordError) as error:
+        parse_record(mutated(lambda r: r.update(first_player=value)))
+    assert str(error.value).endswith(f"expected a player (an integer from 0 to 1), got {shown}")
+
+
+def test_a_ninth_turn_is_named_as_one_too_many():
+    """TURN-1: a round is eight turns; a ninth is said as such (not as a turn out of order)."""
+    def nine(r):
+        r["rounds"][0]["turns"].append(copy.deepcopy(r["rounds"][0]["turns"][0]))
+    with pytest.raises(IllegalRecordError) as error:
+        replay_record(parse_record(mutated(nine)))
+    assert (error.value.rule, error.value.round, error.value.turn) == ("TURN-1", 0, 8)
+    assert "a round has 8 turns; this one has 9" in str(error.value)
 
 
 def test_a_wrong_declared_result_names_the_last_round():
