@@ -138,12 +138,16 @@ def test_a_game_whose_hooks_play_their_own_way_keeps_hypothesis_drawing(monkeypa
     from hanamikoji.oracle.hanamikoji import diff as hanamikoji_diff
 
     game = get("hanamikoji")
-    played = []
+    played, labelled = [], []
 
     class Older(DiffExtension):
         def play(self, data, engine, configs):
             played.append(data)
             hanamikoji_diff.play(data, engine, tuple(configs))
+
+        def label(self, config):  # asked by each game's match: the hooks reached it too
+            labelled.append(config)
+            return super().label(config)
 
     class Newer(DiffExtension):
         def play_drawn(self, draws, match_for, configs):
@@ -159,3 +163,4 @@ def test_a_game_whose_hooks_play_their_own_way_keeps_hypothesis_drawing(monkeypa
                                games=3, seed=0, timeout=600.0, game=game, seeded_check=False)
     assert report.divergence is None and report.games == 3
     assert len(played) == report.games + report.cut_short  # every game through Older.play
+    assert len(labelled) >= len(played)
