@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from hanamikoji.oracle.core import diff as harness
+from hanamikoji.oracle.core import diff_engine as harness
 
 
 @pytest.fixture

@@ -133,16 +133,21 @@ def test_a_game_whose_hooks_play_their_own_way_keeps_hypothesis_drawing(monkeypa
     """Diff hooks written before the seeded source (a ``play`` of their own, no
     ``play_drawn``) still have their games drawn by Hypothesis through that ``play``."""
     from hanamikoji.oracle.core import diff as D
+    from hanamikoji.oracle.core import diff_compare
     from hanamikoji.oracle.core.diff import DiffExtension
     from hanamikoji.oracle.hanamikoji import diff as hanamikoji_diff
 
     game = get("hanamikoji")
-    played = []
+    played, labelled = [], []
 
     class Older(DiffExtension):
         def play(self, data, engine, configs):
             played.append(data)
             hanamikoji_diff.play(data, engine, tuple(configs))
+
+        def label(self, config):  # asked by each game's match: the hooks reached it too
+            labelled.append(config)
+            return super().label(config)
 
     class Newer(DiffExtension):
         def play_drawn(self, draws, match_for, configs):
@@ -151,8 +156,11 @@ def test_a_game_whose_hooks_play_their_own_way_keeps_hypothesis_drawing(monkeypa
     assert not Older(game).draws_its_games()
     assert Newer(game).draws_its_games() and DiffExtension(game).draws_its_games()
     assert hooks(game).draws_its_games() and hooks(get("maiko")).draws_its_games()
+    # Where each user of the hooks finds them: the run (diff) and every game's match (diff_compare).
     monkeypatch.setattr(D, "hooks", lambda g: Older(g))
+    monkeypatch.setattr(diff_compare, "hooks", lambda g: Older(g))
     report = D.compare_engines([sys.executable, "-m", "hanamikoji.oracle.core.adapter"],
                                games=3, seed=0, timeout=600.0, game=game, seeded_check=False)
     assert report.divergence is None and report.games == 3
     assert len(played) == report.games + report.cut_short  # every game through Older.play
+    assert len(labelled) >= len(played)
