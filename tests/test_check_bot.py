@@ -58,11 +58,15 @@ def test_a_thrown_error_is_kept_with_its_message_and_forfeits_its_games():
     assert first.game["history"] and first.game["game"] == "hanamikoji"
 
 
-def test_debug_text_on_standard_output_is_named_at_the_first_call():
+def test_debug_text_on_standard_output_is_named_at_each_call():
+    """A bot that writes debug text before every answer fails every call, each named at its
+    own call: it is started again after each, so no answer is read as a later call's."""
     calls = rows("debug", calls=10)["calls"]
-    first = calls.failures[0]
-    assert first.call == 1 and "the answer to decide is not one JSON value" in first.message
-    assert bots.DEBUG in first.got
+    assert (calls.passed, calls.failed) == (0, 10)
+    assert [f.call for f in calls.failures] == [1, 2, 3, 4, 5]
+    for failure in calls.failures:
+        assert "the answer to decide is not one JSON value" in failure.message
+        assert bots.DEBUG in failure.got
 
 
 def test_an_illegal_answer_now_and_then_names_each_call_and_the_rule():

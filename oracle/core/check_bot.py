@@ -144,9 +144,12 @@ def _calls_check(argv: Sequence[str], name: str, game: Game, config: Any, seed: 
                 # A Ctrl-C while the referee waited reads as a time-out: it is the interrupt.
                 interrupt.check()
                 failed += 1
-                # A process that ended or hung is started again for the next call (a late
-                # answer would be read as the next one's); one that answered wrongly goes on.
-                stderr, ended = (run.ended(fault) if starting or fault.kind in ("crash", "time")
+                # A process that ended, hung or wrote what is not an answer (debug text on
+                # standard output) is started again for the next call: what it has not yet
+                # written, or a line after the one read, would be read as the next call's
+                # answer. One whose answer was well formed and illegal goes on.
+                stderr, ended = (run.ended(fault)
+                                 if starting or fault.kind in ("crash", "time", "malformed")
                                  else (None, None))
                 if len(failures) < MAX_FAILURES:
                     failures.append(Failure(
