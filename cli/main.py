@@ -95,6 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             # answer is the interrupt's, never an error or a bug of its own.
             print(f"hanamikoji: {interrupt.said()}", file=sys.stderr)
             code = interrupt.exit_code()
+        elif _full(error):
+            # standard output on a full disk (files go through runtime/output.py, which says
+            # so itself): one line, as for a file that cannot be written
+            _drop_output()
+            print(f"hanamikoji {name}: error: {_full(error)} writing standard output",
+                  file=sys.stderr)
+            code = EXIT_USAGE
         elif isinstance(error, (UsageError, *_usage_errors())):
             # a usage error, an unknown game, an option the game does not take, or an output
             # that cannot be written (a full disk, a read-only folder)
@@ -111,7 +118,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the last lines were not written: a pass nobody read is no pass
         _drop_output()
         code = EXIT_PIPE if code == EXIT_OK else code
+    except OSError as error:
+        if not _full(error):
+            raise
+        _drop_output()  # the last lines were not written: no verdict either
+        print(f"hanamikoji {name}: error: {_full(error)} writing standard output",
+              file=sys.stderr)
+        code = EXIT_USAGE
     return code
+
+
+def _full(error: BaseException) -> str | None:
+    """The system's reason, in words, when ``error`` is a write that found no room (a full
+    disk, a quota, a file too large) on no named file; else None."""
+    import errno
+
+    if not isinstance(error, OSError) or error.filename is not None:
+        return None
+    words = {errno.ENOSPC: "no space left on device", errno.EDQUOT: "disk quota exceeded",
+             errno.EFBIG: "file too large"}
+    return words.get(error.errno or 0)
 
 
 class _ClosedOutput(io.TextIOBase):

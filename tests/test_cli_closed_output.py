@@ -108,3 +108,17 @@ def test_diff_save_is_written_when_the_reader_goes_away(tmp_path):
     assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [
         "divergence.html", "divergence.json", "position.json"]
     assert json.loads((tmp_path / "d" / "divergence.json").read_text())["message"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("words", [["simulate", "--games", "2"], ["tournament", "random", "random", "--deals", "1"],
+                                   ["schema", "--check"]])
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(words):
+    """Standard output on a full disk (/dev/full) is said as a file that cannot be written is:
+    one line, exit 2, never an internal error."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "hanamikoji", *words], stdout=full,
+                              stderr=subprocess.PIPE, text=True, input="", timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"hanamikoji {words[0]}: error: no space left on device writing "
+                           "standard output\n")
