@@ -36,26 +36,27 @@ def tests_on_the_path(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(TESTS))
 
 
-def same_report(argv: list[str], protocols: tuple[int, int], **options) -> dict:
+def same_report(argv: list[str], protocols: tuple[int, ...], **options) -> dict:
     """The reports of ``argv`` declaring each of ``protocols`` (``--protocol P``), which must
     be equal but for the time taken; the first, as JSON."""
     reports = []
     for protocol in protocols:
         report = compare_engines([*argv, "--protocol", str(protocol)], timeout=T, **options)
         reports.append({k: v for k, v in report.to_json().items() if k != "seconds"})
-    assert reports[0] == reports[1]
+    for protocol, report in zip(protocols[1:], reports[1:]):
+        assert report == reports[0], f"protocol {protocol} against {protocols[0]}"
     return reports[0]
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_every_broken_engine_is_reported_the_same_with_batches(name):
-    report = same_report([*EXAMPLE, "--engine", f"broken_engines:{name}"], (2, 3),
+    report = same_report([*EXAMPLE, "--engine", f"broken_engines:{name}"], (2, 3, 4),
                          games=60, seed=0, shrink=0)
     assert report["status"] == "divergence", f"{name} was not caught"
 
 
 def test_a_shrunk_divergence_is_the_same_with_batches():
-    report = same_report([*EXAMPLE, "--engine", "broken_engines:tie-clears-old-marker"], (2, 3),
+    report = same_report([*EXAMPLE, "--engine", "broken_engines:tie-clears-old-marker"], (2, 3, 4),
                          games=60, seed=0, shrink=40)
     assert report["status"] == "divergence" and report["shrunk"]
 
@@ -84,24 +85,26 @@ def test_every_broken_maiko_engine_is_reported_the_same_with_batches(name):
     players = 2 if name == "maiko-tie-break-ignores-own" else 3
     configs = tuple(c for c in hooks(game).configs(None) if game.num_players(c) == players)
     report = same_report([*CORE, "--engine", f"maiko=maiko.broken:{MAIKO_ATTRIBUTE[name]}"],
-                         (2, 3), games=30, seed=0, shrink=0, game=game, variants=configs)
+                         (2, 3, 4), games=30, seed=0, shrink=0, game=game, variants=configs)
     assert report["status"] == "divergence", f"{name} was not caught"
 
 
-def test_the_reference_agrees_with_batches_and_is_sent_them(tmp_path):
-    """The reference adapter declares protocol 3: its first new_game comes alone, then each
-    game is one batch: its new_game (but the first), its first step, then each decision with
-    the requests of the step it reaches, and the probes (decisions the rules forbid) in their
-    places."""
+@pytest.mark.parametrize("protocol", [3, 4])
+def test_the_reference_agrees_with_batches_and_is_sent_them(tmp_path, protocol):
+    """The reference adapter declaring protocol 3 (or 4): its first new_game comes alone, then
+    each game is one batch: its new_game (but the first), its first step, then each decision
+    with the requests of the step it reaches, and the probes (decisions the rules forbid) in
+    their places; with protocol 4 every view is asked as view_changes."""
     from test_oracle_diff import lines, tee
 
-    argv, log = tee(tmp_path, CORE)
+    argv, log = tee(tmp_path, [*CORE, "--protocol", str(protocol)])
     report = compare_engines(argv, games=6, seed=2, timeout=T)
     assert report.divergence is None
     # the seeded check's random_deal requests (two more processes of the same command) apart
     sent = [r for r in lines(log) if r["op"] != "random_deal"]
     assert [r["op"] for r in sent] == ["new_game"] + ["batch"] * 6
-    step = ["current_player", "legal_actions", "observe", "observe", "result"]
+    view = "observe" if protocol == 3 else "view_changes"
+    step = ["current_player", "legal_actions", view, view, "result"]
     for index, batch in enumerate(sent[1:]):
         ops = [r["op"] for r in batch["requests"]]
         if index:

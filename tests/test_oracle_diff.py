@@ -336,7 +336,7 @@ def test_new_game_names_the_game_its_players_and_options(testgame, tmp_path):
     assert chances
     for request in chances:
         testgame.decision_from_json(request["outcome"])
-    observed = {r["player"] for r in sent if r["op"] == "observe"}
+    observed = {r["player"] for r in sent if r["op"] in ("observe", "view_changes")}
     assert observed == set(range(max(r["players"] for r in new_games)))
     seeded = [r for r in sent if r["op"] == "random_chance"]
     assert seeded and {r["game"] for r in seeded} == {"testgame"}

@@ -102,21 +102,25 @@ def test_the_lists_checked_item_by_item_are_the_long_ones():
 
 
 # Real diff runs, every line captured. Each run is (game, options, adapter, the requests that
-# must have been seen): the reference adapter declares protocol 2 (so Hanamikoji's first
-# new_game is protocol 1's and the rest general); docs/examples/adapter.py speaks protocol 1.
+# must have been seen): the reference adapter declares protocol 4 (so Hanamikoji's first
+# new_game is protocol 1's and the rest general, and views come as view_changes) or, given
+# --protocol, 3 (views whole, in batches) or 2; docs/examples/adapter.py speaks protocol 1.
 RUNS = {
-    "hanamikoji-protocol-2": ("hanamikoji", ["--games", "8"], REFERENCE,
+    "hanamikoji-protocol-4": ("hanamikoji", ["--games", "8"], REFERENCE,
+                              {"new_game", "chance", "random_deal", "apply", "view_changes",
+                               "legal_actions", "current_player", "result"}),
+    "hanamikoji-protocol-3": ("hanamikoji", ["--games", "4"], [*REFERENCE, "--protocol", "3"],
                               {"new_game", "chance", "random_deal", "apply", "observe",
                                "legal_actions", "current_player", "result"}),
     "hanamikoji-protocol-1": ("hanamikoji", ["--games", "8"], EXAMPLE,
                               {"new_game", "deal", "random_deal", "apply", "observe",
                                "legal_actions", "current_player", "result"}),
     "maiko-2": ("maiko", ["--players", "2", "--games", "1"], REFERENCE,
-                {"new_game", "chance", "random_chance", "apply", "observe"}),
-    "maiko-3": ("maiko", ["--players", "3", "--games", "1"], REFERENCE,
+                {"new_game", "chance", "random_chance", "apply", "view_changes"}),
+    "maiko-3": ("maiko", ["--players", "3", "--games", "1"], [*REFERENCE, "--protocol", "3"],
                 {"new_game", "chance", "random_chance", "apply", "observe"}),
     "maiko-4": ("maiko", ["--players", "4", "--games", "1"], REFERENCE,
-                {"new_game", "chance", "random_chance", "apply", "observe"}),
+                {"new_game", "chance", "random_chance", "apply", "view_changes"}),
     # The leak check's games, cut short at a random point: observe after a replay.
     "hanamikoji-leaks": ("hanamikoji", ["--leaks", "--games", "4"], REFERENCE,
                          {"new_game", "chance", "apply", "observe"}),
@@ -138,7 +142,7 @@ def test_every_message_of_a_diff_run_fits_the_schemas(run, tmp_path, capsys):
         # a game played to its end (its answer alone, or in a batch: protocol 3)
         assert any(b'{"current_player":"terminal"}' in answer
                    for _, _, answer in exchanges(tmp_path))
-    if run == "hanamikoji-protocol-2":  # the first new_game in protocol 1's form, then general
+    if run == "hanamikoji-protocol-4":  # the first new_game in protocol 1's form, then general
         # (a game after the first may be sent as a batch, its new_game the batch's first
         # request: the batched loop sends a whole game at once where the engine answers them)
         sent = [json.loads(r) for _, r, _ in exchanges(tmp_path)]

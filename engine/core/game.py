@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Se
 
 import attrs
 
-from .codec import dumps
+from .codec import ViewChanges, dumps
 from .errors import GameError, InvalidActionError, OptionError
 
 if TYPE_CHECKING:  # annotations only: a command's start imports neither
@@ -299,6 +299,14 @@ class Game(abc.ABC):
         spaces), the text the oracle compares. A game whose views grow with the game (a log with
         perfect recall) may build it step by step; it must be byte for byte the same."""
         return dumps(self.view_to_json(view))
+
+    def view_changes(self) -> Any:
+        """A fresh :class:`.codec.ViewChanges` for one player's views in one game: its
+        ``text(view)`` (or ``text_at(state, player)``) gives each view, in turn, as what
+        changed since the one before (protocol 4's ``view_changes``). This one writes it from
+        :meth:`view_to_json`; a game whose views are large and change little may keep its own
+        (the same text, byte for byte, as a test checks for the built-in games)."""
+        return ViewChanges(self.view_to_json, self.observe)
 
     def outcome_to_json(self, outcome: Outcome | None) -> JSON:
         if outcome is None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import enum
 import json
+import operator
 from typing import Any
 
 import attrs
@@ -211,6 +212,295 @@ def view_text(view: Any) -> str:
         f',"turn":{view.turn}'
         f',"used":{_part(_USED, view.used, _used_json)}'
         f',"variant":{_part(_VARIANTS, view.rules.name, str)}}}')
+
+
+
+class ViewChanges(_core.ViewChanges):
+    """:class:`hanamikoji.engine.core.codec.ViewChanges` for the engine's own :class:`View`,
+    byte for byte, from the texts of its parts (as :func:`view_text`): a part that is the very
+    object it was in the view before is unchanged without being written, and most are (the
+    state's hands, markers and sides are shared from step to step); the log, made afresh for
+    every view, is a few turns whose texts are kept. Any other view is written by the generic
+    code. ``tests/properties/test_fast_engines.py`` checks the two texts are the same."""
+
+    def __init__(self) -> None:
+        super().__init__(view_json, _observe)
+        self.last: Any = None  # the view before (or the state and player it was read from)
+        #: The log of the view before, for text_at: the history it was read from, its turns,
+        #: their texts, and the player who makes the next turn.
+        self.log: tuple[tuple[Any, ...], list[Any], tuple[str, ...], int] | None = None
+        #: The view before's parts in key order: their values, texts and (for a list) items'
+        #: texts; None when the view before was written by the generic code.
+        self.parts: tuple[list[Any], list[str], list[tuple[str, ...] | None]] | None = None
+
+    def text(self, view: Any) -> str:
+        fast = type(view) is View and all(
+            type(n) is int for n in (view.deck_size, view.first_player, view.opponent_hand_size,
+                                     view.opponent_secret_size, view.opponent_trade_off_size,
+                                     view.player, view.round, view.turn))
+        if fast and (self.last is None or self.parts is not None):
+            text = self._fast(_VIEW_VALUES(view), _VIEW_TEXTS)
+        else:
+            if self.parts is not None:  # the generic code compares with the view before
+                last = self.last if type(self.last) is not tuple else _observe(*self.last)
+                self.values = view_json(last)
+                self.texts = {key: _core.dumps(value) for key, value in self.values.items()}
+                self.parts = None
+            text = super().text(view)
+        self.last = view
+        return text
+
+    def text_at(self, state: Any, player: int) -> str:
+        """``text(observe(state, player))``, byte for byte, read from the state itself: no
+        view is made, and the log is extended by the decisions since the state before rather
+        than written again. Any other state, or a player not 0 or 1, goes through
+        :meth:`text`."""
+        from .game import State, current_player
+
+        if type(state) is not State or player not in (0, 1) or (
+                self.last is not None and self.parts is None):
+            return self.text(_observe(state, player))
+        if type(state.first_player) is not int or type(state.round) is not int or \
+                type(state.turn) is not int:  # bools and others: JSON's own text
+            return self.text(_observe(state, player))
+        log = self._log_at(state, player)
+        other = 1 - player
+        hands, secrets, trade_offs = state.hands, state.secrets, state.trade_offs
+        if self.parts is None:  # the first view of the game: every key is set
+            text = self._fast((current_player(state), len(state.deck), state.first_player,
+                               hands[player], log, state.markers, C.size(hands[other]),
+                               C.size(secrets[other]), C.size(trade_offs[other]),
+                               state.pending, state.phase, player, state.result, state.round,
+                               state.scores, secrets[player], state.sides, trade_offs[player],
+                               state.turn, state.used, state.rules.name), _STATE_TEXTS)
+            self.last = (state, player)
+            return text
+        # Each key in its JSON order: a number compared by value, anything else by identity
+        # first (most parts are the state's own objects, shared from step to step).
+        values = self.parts[0]
+        append: list[str] = []
+        change: list[str] = []
+        step = self._step
+        value: Any = current_player(state)
+        if value != values[0]:
+            step(0, value, append, change)
+        value = len(state.deck)
+        if value != values[1]:
+            step(1, value, append, change)
+        if state.first_player != values[2]:
+            step(2, state.first_player, append, change)
+        if hands[player] is not values[3]:
+            step(3, hands[player], append, change)
+        if log is not values[4]:
+            step(4, log, append, change)
+        if state.markers is not values[5]:
+            step(5, state.markers, append, change)
+        value = C.size(hands[other])
+        if value != values[6]:
+            step(6, value, append, change)
+        value = C.size(secrets[other])
+        if value != values[7]:
+            step(7, value, append, change)
+        value = C.size(trade_offs[other])
+        if value != values[8]:
+            step(8, value, append, change)
+        if state.pending is not values[9]:
+            step(9, state.pending, append, change)
+        if state.phase is not values[10]:
+            step(10, state.phase, append, change)
+        if player != values[11]:
+            step(11, player, append, change)
+        if state.result is not values[12]:
+            step(12, state.result, append, change)
+        if state.round != values[13]:
+            step(13, state.round, append, change)
+        if state.scores is not values[14]:
+            step(14, state.scores, append, change)
+        if secrets[player] is not values[15]:
+            step(15, secrets[player], append, change)
+        if state.sides is not values[16]:
+            step(16, state.sides, append, change)
+        if trade_offs[player] is not values[17]:
+            step(17, trade_offs[player], append, change)
+        if state.turn != values[18]:
+            step(18, state.turn, append, change)
+        if state.used is not values[19]:
+            step(19, state.used, append, change)
+        if state.rules.name is not values[20]:
+            step(20, state.rules.name, append, change)
+        self.last = (state, player)
+        return _core.changes_text(append, [], change)
+
+    def _step(self, index: int, value: Any, append: list[str], change: list[str]) -> None:
+        """Key ``index`` now holds ``value``, not the value before: its text, added to
+        ``append`` (a list that grew at its end) or ``change`` (anything else) unless it is
+        the same text."""
+        values, texts, items = self.parts  # type: ignore[misc]
+        text, listed = _STATE_TEXTS[index](value)
+        values[index] = value
+        if text == texts[index]:
+            return
+        known = items[index]
+        texts[index], items[index] = text, listed
+        if (listed is not None and known is not None and len(listed) > len(known)
+                and listed[:len(known)] == known):
+            append.append(f'"{_VIEW_KEYS[index]}":[{",".join(listed[len(known):])}]')
+        else:
+            change.append(f'"{_VIEW_KEYS[index]}":{text}')
+
+    def _log_at(self, state: Any, player: int) -> tuple[str, ...]:
+        """The texts of the log of ``player``'s view of ``state`` (INFO-2), as
+        :func:`~.game.observe` makes it: the turns of the round's decisions, a pick written
+        into the offer it answers; extended from the state before when ``state`` follows it
+        in the same round (the same tuple when nothing was added)."""
+        from .game import Phase, _round_decisions, observed_turn
+
+        if state.phase is Phase.DEAL:
+            self.log = None
+            return ()
+        history = state.history
+        known = self.log
+        if known is not None and len(history) >= len(known[0]) and \
+                history[:len(known[0])] == known[0] and \
+                not any(isinstance(d, Deal) for d in history[len(known[0]):]):
+            _, turns, items, mover = known
+            new = history[len(known[0]):]
+            if not new:
+                return items
+            turns = list(turns)
+        else:
+            new, turns, items, mover = _round_decisions(history), [], (), state.starter
+        for decision in new:
+            if isinstance(decision, (GiftPick, CompetitionPick)):
+                pick = decision.card if isinstance(decision, GiftPick) else decision.pair
+                turns[-1] = attrs.evolve(turns[-1], pick=pick)
+                items = (*items[:-1], _part(_LOG, turns[-1], _log_entry))
+            else:
+                turns.append(observed_turn(decision, mover, player))
+                items = (*items, _part(_LOG, turns[-1], _log_entry))
+                mover = 1 - mover
+        self.log = (history, turns, items, mover)
+        return items
+
+    def _fast(self, values: tuple[Any, ...], texts_of: tuple[Any, ...]) -> str:
+        if self.parts is None:  # the first view of the game: every key is set
+            written = [text_of(value) for value, text_of in zip(values, texts_of)]
+            self.parts = (list(values), [t for t, _ in written], [i for _, i in written])
+            return _core.changes_text([], [], [f'"{key}":{text}' for key, (text, _) in
+                                               zip(_VIEW_KEYS, written)])
+        old_values, old_texts, old_items = self.parts
+        texts, items = old_texts.copy(), old_items.copy()
+        append: list[str] = []
+        change: list[str] = []
+        for index, value in enumerate(values):
+            if value is old_values[index]:  # the very object: the same text
+                continue
+            text, listed = texts_of[index](value)
+            texts[index], items[index] = text, listed
+            if text == old_texts[index]:
+                continue
+            known = old_items[index]
+            if (listed is not None and known is not None and len(listed) > len(known)
+                    and listed[:len(known)] == known):
+                append.append(f'"{_VIEW_KEYS[index]}":[{",".join(listed[len(known):])}]')
+            else:
+                change.append(f'"{_VIEW_KEYS[index]}":{text}')
+        self.parts = (list(values), texts, items)
+        return _core.changes_text(append, [], change)
+
+
+def _listed(items: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    return "[" + ",".join(items) + "]", items
+
+
+def _kept(kept: dict[Any, tuple[str, tuple[str, ...]]], value: Any,
+          write: Any) -> tuple[str, tuple[str, ...]]:
+    # Keyed by type and value, as _part: a row of bools is not a row of numbers.
+    try:
+        key = (type(value), value)
+        found = kept.get(key)
+    except TypeError:  # not hashable
+        return _listed(write(value))
+    if found is None:
+        if len(kept) >= _PARTS:
+            kept.clear()
+        found = kept[key] = _listed(write(value))
+    return found
+
+
+def _markers_items(markers: Any) -> tuple[str, ...]:
+    return tuple(_core.dumps(m) for m in markers)
+
+
+def _used_items(used: Any) -> tuple[str, ...]:
+    return tuple(_core.dumps(u) for u in _used_json(used))
+
+
+_MARKER_ITEMS: dict[Any, tuple[str, tuple[str, ...]]] = {}
+_USED_ITEMS: dict[Any, tuple[str, tuple[str, ...]]] = {}
+
+
+def _cards_part(multiset: Any) -> tuple[str, tuple[str, ...]]:
+    # Keyed by value alone, as _cards_text.
+    try:
+        found = _CARD_ITEMS.get(multiset)
+    except TypeError:  # not hashable
+        return _listed(tuple(map(str, C.cards_of(multiset))))
+    if found is None:
+        if len(_CARD_ITEMS) >= _PARTS:
+            _CARD_ITEMS.clear()
+        found = _CARD_ITEMS[multiset] = _listed(tuple(map(str, C.cards_of(multiset))))
+    return found
+
+
+_CARD_ITEMS: dict[Any, tuple[str, tuple[str, ...]]] = {}
+
+
+def _texts(text_of: Any) -> Any:
+    return lambda value: (text_of(value), None)
+
+
+#: A view's keys in their JSON order, each with the attribute of a :class:`View` that holds its
+#: value, and the function that writes that value's text (and, for a list, its items' texts)
+#: as :func:`view_text` writes it.
+_VIEW_PARTS: tuple[tuple[str, str, Any], ...] = (
+    ("current_player", "current_player",
+     _texts(lambda value: _part(_PLAYERS, value, player_json))),
+    ("deck_size", "deck_size", _texts(str)),
+    ("first_player", "first_player", _texts(str)),
+    ("hand", "hand", _cards_part),
+    ("log", "log", lambda log: _listed(tuple([_part(_LOG, e, _log_entry) for e in log]))),
+    ("markers", "markers", lambda markers: (
+        _kept(_MARKER_ITEMS, markers, _markers_items)
+        if not any(m is True or m is False for m in markers) else _listed(_markers_items(markers)))),
+    ("opponent_hand_size", "opponent_hand_size", _texts(str)),
+    ("opponent_secret_size", "opponent_secret_size", _texts(str)),
+    ("opponent_trade_off_size", "opponent_trade_off_size", _texts(str)),
+    ("pending", "pending", _texts(lambda value: _part(_PENDING, value, _pending_json))),
+    ("phase", "phase", _texts(lambda value: _part(_PHASES, value, _phase_json))),
+    ("player", "player", _texts(str)),
+    ("result", "result", _texts(lambda value: _part(_RESULTS, value, result_json))),
+    ("round", "round", _texts(str)),
+    ("scores", "scores",
+     lambda scores: _listed(tuple([_part(_SCORES, s, _score_json) for s in scores]))),
+    ("secret", "secret", _cards_part),
+    ("sides", "sides", lambda sides: _listed((_cards_text(sides[0]), _cards_text(sides[1])))),
+    ("trade_off", "trade_off", _cards_part),
+    ("turn", "turn", _texts(str)),
+    ("used", "used", lambda used: _kept(_USED_ITEMS, used, _used_items)),
+    ("variant", "rules.name", _texts(lambda value: _part(_VARIANTS, value, str))),
+)
+_VIEW_KEYS = tuple(key for key, _, _ in _VIEW_PARTS)
+_VIEW_VALUES = operator.attrgetter(*(name for _, name, _ in _VIEW_PARTS))
+_VIEW_TEXTS = tuple(text_of for _, _, text_of in _VIEW_PARTS)
+#: The same, for :meth:`ViewChanges.text_at`, whose log is already its items' texts.
+_STATE_TEXTS = tuple(_listed if key == "log" else text_of for key, _, text_of in _VIEW_PARTS)
+
+
+def _observe(state: Any, player: int) -> Any:
+    from .game import observe
+
+    return observe(state, player)
 
 
 # The texts of a view's parts by value, each filled by view_json's own code for that part

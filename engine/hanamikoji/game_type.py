@@ -20,8 +20,8 @@ from hanamikoji.engine.core.game import Game, Option, Outcome
 
 from . import cards as C
 from . import game as G
-from .codec import (decision_json, decision_text, parse_decision, result_json, view_json,
-                    view_text)
+from .codec import (ViewChanges, decision_json, decision_text, parse_decision, result_json,
+                    view_json, view_text)
 from .record import FORMAT, read_record, to_record
 from .rules import PRESETS, STANDARD, Result, Rules
 
@@ -132,6 +132,15 @@ class Hanamikoji(Game):
         """:meth:`Game.view_text`, byte for byte, from the texts of the view's parts
         (:func:`.codec.view_text`): the oracle renders every view at every step."""
         return view_text(view)
+
+    def view_changes(self) -> Any:
+        """:meth:`Game.view_changes`, byte for byte, from the texts of the view's parts
+        and read from the state (:class:`.codec.ViewChanges`); a subclass that sees or writes
+        views its own way gets the generic code, over its own methods."""
+        if (type(self).observe is not Hanamikoji.observe
+                or type(self).view_to_json is not Hanamikoji.view_to_json):
+            return super().view_changes()
+        return ViewChanges()
 
     def record_result_json(self, state: G.State) -> Any:
         return result_json(state.result)

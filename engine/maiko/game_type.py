@@ -195,5 +195,15 @@ class MaikoGame(Game):
         extended instead of written again (:func:`.view.view_text`)."""
         return view.view_text(v)
 
+    def view_changes(self) -> Any:
+        """:meth:`Game.view_changes`, byte for byte: the log's new steps written alone
+        (:class:`.changes.ViewChanges`)."""
+        from .changes import ViewChanges
+
+        if (type(self).view_to_json is not MaikoGame.view_to_json
+                or type(self).observe is not MaikoGame.observe):
+            return super().view_changes()  # a subclass's own views, through its own methods
+        return ViewChanges()
+
 
 GAME = MaikoGame()

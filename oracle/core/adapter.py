@@ -48,10 +48,11 @@ import random
 import sys
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
-from hanamikoji.engine.core.codec import value_text
+from hanamikoji.engine.core.codec import ViewChanges, value_text
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import Game
-from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, GENERAL_PROTOCOL, answer_text,
+from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, CHANGES_PROTOCOL, GENERAL_PROTOCOL,
+                                              answer_text,
                                               dumps, legal_actions_text, player_json)
 from hanamikoji.engine.core.registry import DEFAULT, get, load
 
@@ -84,6 +85,10 @@ class ProtocolAdapter:
             return {"error": f"not a request of the protocol: {line.strip()[:80]}", "rule": None}
         return self.answer_request(request, line)
 
+    #: Protocol 4: each player's views of this game as :meth:`view_changes` gave them, by the
+    #: player's JSON text; emptied by every ``new_game``.
+    _changes_of: dict[str, ViewChanges]
+
     def answer_request(self, request: Any, line: str | None = None) -> dict:
         """The answer to one request (decoded JSON; ``line``, its text, for a message)."""
         try:
@@ -93,12 +98,27 @@ class ProtocolAdapter:
         except (KeyError, TypeError):
             text = json.dumps(request) if line is None else line
             return {"error": f"not a request of the protocol: {text.strip()[:80]}", "rule": None}
+        if request["op"] == "new_game" or not hasattr(self, "_changes_of"):
+            self._changes_of = {}  # a new game: its first views are set whole
         try:
             return operation(request)
         except self.REFUSALS as error:
             return {"error": str(error), "rule": getattr(error, "rule", None)}
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             return {"error": f"cannot answer {request['op']}: {_reason(error)}", "rule": None}
+
+    def view_changes(self, request: dict) -> dict:
+        """Protocol 4, for any adapter that answers ``observe``: the view it gives now as what
+        changed since the one this request last gave for that player in this game
+        (:class:`hanamikoji.engine.core.codec.ViewChanges`, over the views' JSON)."""
+        # a subclass that offers view_changes answers observe
+        asked = {"op": "observe", "player": request["player"]}
+        view = self.observe(asked)["view"]  # type: ignore[attr-defined]
+        key = dumps(request["player"])
+        changes = self._changes_of.get(key)
+        if changes is None:
+            changes = self._changes_of[key] = ViewChanges(_same)
+        return {"view_changes": json.loads(changes.text(view))}
 
     def batch(self, request: dict) -> dict:
         """Protocol 3: ``{"op": "batch", "requests": [...]}`` is answered ``{"answers": [...]}``,
@@ -150,7 +170,7 @@ class Adapter(ProtocolAdapter):
     """The protocol's operations on the reference engine of one game at a time."""
 
     OPERATIONS = ("new_game", "chance", "apply", "current_player", "legal_actions", "observe",
-                  "result", "random_chance", "deal", "random_deal", "batch")
+                  "view_changes", "result", "random_chance", "deal", "random_deal", "batch")
 
     def __init__(self, engines: Mapping[str, Game] | None = None,
                  protocol: int = GENERAL_PROTOCOL) -> None:
@@ -163,6 +183,9 @@ class Adapter(ProtocolAdapter):
         self.protocol = protocol
         self.game: Game = self.get()
         self.state: Any = None
+        #: Each player's views of this game as ``view_changes`` gave them (protocol 4): a
+        #: :meth:`Game.view_changes` per player, made anew by ``new_game``.
+        self.changes: dict[int, Any] = {}
 
     def get(self, name: Any = None) -> Game:
         """The game that answers for ``name`` (None: the default game)."""
@@ -194,6 +217,7 @@ class Adapter(ProtocolAdapter):
             raise GameError(f"first_player must be a player 0 to {game.num_players(config) - 1}, "
                             f"not {first!r}")
         self.game, self.state = game, game.new_game(config, first)
+        self.changes = {}
         return {"ok": True, "protocol": self.protocol}
 
     def chance(self, request: dict) -> dict:
@@ -222,10 +246,25 @@ class Adapter(ProtocolAdapter):
         return {"view": self.game.view_to_json(self._view(request))}
 
     def _view(self, request: dict) -> Any:
+        return self.game.observe(self.state, self._player(request))
+
+    def _player(self, request: dict) -> int:
         player = request["player"]
         if type(player) is not int or player not in self.game.players(self.state):
             raise GameError(f"no player {player!r} in this game")
-        return self.game.observe(self.state, player)
+        return player
+
+    def view_changes(self, request: dict) -> dict:
+        """Protocol 4: the view of ``player`` as what changed since the view this request
+        last gave them in this game (the first: the view whole, as ``set``)."""
+        return {"view_changes": json.loads(self._changes_text(request))}
+
+    def _changes_text(self, request: dict) -> str:
+        player = self._player(request)
+        changes = self.changes.get(player)
+        if changes is None:
+            changes = self.changes[player] = self.game.view_changes()
+        return changes.text_at(self.state, player)
 
     def result(self, request: dict) -> dict:
         return {"result": self.game.record_result_json(self.state)}
@@ -252,7 +291,13 @@ class Adapter(ProtocolAdapter):
         :meth:`~Game.view_text` when it has one, and the legal decisions from
         :func:`.protocol.legal_actions_text`: the same texts, built faster."""
         op = request.get("op") if isinstance(request, dict) else None
-        if op == "observe" and type(self.game).view_text is not Game.view_text:
+        if op == "view_changes" and self.state is not None and \
+                type(self).view_changes is Adapter.view_changes:  # not a subclass's own
+            try:
+                return '{"view_changes":' + self._changes_text(request) + "}"
+            except Exception:  # as below: answer_request() says it as the protocol says
+                pass
+        elif op == "observe" and type(self.game).view_text is not Game.view_text:
             try:
                 return '{"view":' + self.game.view_text(self._view(request)) + "}"
             except Exception:  # whatever it was, answer_request() says it as the protocol says
@@ -264,6 +309,10 @@ class Adapter(ProtocolAdapter):
             except Exception:  # as above
                 pass
         return super().request_text(request, line)
+
+
+def _same(view: Any) -> Any:
+    return view
 
 
 def engines_from(specs: Sequence[str]) -> dict[str, Game]:
@@ -299,10 +348,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="answer the requests for game NAME with the Game object "
                              "MODULE:ATTRIBUTE (your own subclass, a modified engine) instead "
                              "of the registered one; may be repeated")
-    parser.add_argument("--protocol", type=int, choices=(GENERAL_PROTOCOL, BATCH_PROTOCOL),
-                        default=BATCH_PROTOCOL,
-                        help="the protocol declared in the answer to new_game: 3 (the default) "
-                             "lets diff ask a whole step in one line; 2, request by request")
+    parser.add_argument("--protocol", type=int,
+                        choices=(GENERAL_PROTOCOL, BATCH_PROTOCOL, CHANGES_PROTOCOL),
+                        default=CHANGES_PROTOCOL,
+                        help="the protocol declared in the answer to new_game: 4 (the default) "
+                             "lets diff ask a whole step in one line and each view as what "
+                             "changed; 3, a whole step with every view whole; 2, request by "
+                             "request")
     args = parser.parse_args(argv)
     try:
         engines = engines_from(args.engine)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Mapping, Sequence
 
+from hanamikoji.engine.core.codec import apply_view_changes
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.oracle.core.diff_engine import Engine, EngineFailure, cannot_start
@@ -25,6 +26,7 @@ from hanamikoji.oracle.core.diff_seeded import check_seeded
 from hanamikoji.oracle.core.extension import extension
 from hanamikoji.oracle.core.protocol import (
     BATCH_PROTOCOL,
+    CHANGES_PROTOCOL,
     GENERAL_PROTOCOL,
     batch_request,
     chance_request,
@@ -156,6 +158,12 @@ class DiffGame:
         #: The reference's state :meth:`compare` was last given (for the rules a divergence's
         #: message cites).
         self.compared: Any = None
+        #: Protocol 4, a game sent in batches: the reference's views as ``view_changes``
+        #: texts, a :meth:`Game.view_changes` per player.
+        self.changes: dict[int, Any] = {}
+        #: Protocol 4, a game played step by step: each player's view as the other engine's
+        #: answers to ``view_changes`` make it, judged against the reference's view.
+        self.rebuilt: dict[int, Any] = {}
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
         message += _following(self.hooks, self.compared, request, reference, other)
@@ -245,6 +253,7 @@ class DiffGame:
         self.engine.general = (type(declared) is int and declared >= GENERAL_PROTOCOL)
         self.engine.batched = (type(declared) is int and declared >= BATCH_PROTOCOL
                                and isinstance(self.engine, Engine))
+        self.engine.changes = self.engine.batched and declared >= CHANGES_PROTOCOL
         self._ahead = None
         state = self.game.new_game(self.config, self.first_player)
         if "view_keys" in answer:
@@ -378,12 +387,39 @@ class DiffGame:
             got_normal = self.hooks.normal_view(got)
         except Exception:  # whatever an adapter answers is judged, never a crash of ours
             got_normal = got
+        if _canonical(got_normal) != text:
+            expected = game.view_to_json(view)
+            what = _view_difference(expected, got, got_normal)
+            raise self.diverge(request, {"view": expected}, {"view": got},
+                               f"the view of player {player} {what}")
+        self.compare_changes(view, player, text)
+
+    def compare_changes(self, view: Any, player: int, text: str) -> None:
+        """Protocol 4, step by step: ``view_changes`` for ``player`` (after ``observe``, whose
+        view agreed), applied to the view the other engine's earlier changes made, must give
+        the reference's view (``text``, put in the reference's order as ``observe``'s is)."""
+        if not getattr(self.engine, "changes", False) or self.view_keys is not None:
+            return
+        request = {"op": "view_changes", "player": player}
+        answer = self.ask(request)
+        changes = self._field_of(request, {"view_changes": "..."}, "view_changes", answer)
+        try:
+            got = apply_view_changes(self.rebuilt.get(player), changes)
+        except ValueError as error:
+            raise self.diverge(request, {"view_changes": "..."}, answer,
+                               f"{error}") from None
+        self.rebuilt[player] = got
+        try:
+            got_normal = self.hooks.normal_view(got)
+        except Exception:  # whatever an adapter answers is judged, never a crash of ours
+            got_normal = got
         if _canonical(got_normal) == text:
             return
-        expected = game.view_to_json(view)
+        expected = self.game.view_to_json(view)
         what = _view_difference(expected, got, got_normal)
         raise self.diverge(request, {"view": expected}, {"view": got},
-                           f"the view of player {player} {what}")
+                           f"the view of player {player} that view_changes gives {what} "
+                           "(observe gave the view itself)")
 
     def _compare_partial_view(self, request: Any, player: int, expected: Any,
                               got: dict[str, Any]) -> None:
@@ -415,27 +451,46 @@ class DiffGame:
 
     # --- protocol 3: a step in one line ---------------------------------------------------------
 
-    def step_requests(self, state: Any) -> list[dict[str, Any]]:
-        """The requests :meth:`compare` asks at ``state``, in its order."""
-        return [{"op": "current_player"}, {"op": "legal_actions"},
-                *({"op": "observe", "player": p} for p in self.game.players(state)),
-                {"op": "result"}]
+    def step_requests(self, state: Any, scripted: bool = False) -> list[dict[str, Any]]:
+        """The requests :meth:`compare` asks at ``state``, in its order; ``scripted``: those
+        of a game sent in batches and compared as text, whose views an adapter that declared
+        protocol 4 gives as changes alone (step by step it gives each view whole too, and
+        its changes are judged against it)."""
+        players = self.game.players(state)
+        changes = getattr(self.engine, "changes", False) and self.view_keys is None
+        if scripted and changes:
+            views = [{"op": "view_changes", "player": p} for p in players]
+        else:
+            views = [{"op": "observe", "player": p} for p in players]
+            if changes:
+                views += [{"op": "view_changes", "player": p} for p in players]
+        return [{"op": "current_player"}, {"op": "legal_actions"}, *views, {"op": "result"}]
 
-    def step_texts(self, state: Any) -> list[str] | None:
+    def step_texts(self, state: Any, scripted: bool = False) -> list[str] | None:
         """The reference's answers to :meth:`step_requests` as canonical JSON texts, or None
-        when the adapter declared a partial view. A whole batch answered byte for byte as
-        the reference answers it agrees, even for a game that puts views in its own order
-        first (:meth:`DiffExtension.normal_view` leaves the reference's own views as they
-        are); any other answer is judged part by part."""
+        when the adapter declared a partial view, or when a game played step by step asks
+        for changes (each is judged against the view the other engine gave). A whole batch
+        answered byte for byte as the reference answers it agrees, even for a game that puts
+        views in its own order first (:meth:`DiffExtension.normal_view` leaves the
+        reference's own views as they are); any other answer is judged part by part."""
         if self.view_keys is not None:
             return None
         from hanamikoji.oracle.core.protocol import answer_text
 
         game = self.game
+        players = game.players(state)
+        if getattr(self.engine, "changes", False):
+            if not scripted:
+                return None
+            changes = self.changes
+            for p in players:
+                if p not in changes:
+                    changes[p] = game.view_changes()
+            views = [f'{{"view_changes":{changes[p].text_at(state, p)}}}' for p in players]
+        else:
+            views = [f'{{"view":{view_text(game, game.observe(state, p))}}}' for p in players]
         return [answer_text("current_player", player_json(game.current_player(state))),
-                legal_actions_text(game, game.legal_actions(state)),
-                *[f'{{"view":{view_text(game, game.observe(state, p))}}}'
-                  for p in game.players(state)],
+                legal_actions_text(game, game.legal_actions(state)), *views,
                 answer_text("result", game.record_result_json(state))]
 
     def batch(self, requests: list[dict[str, Any]],

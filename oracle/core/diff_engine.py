@@ -212,6 +212,9 @@ class Engine:
         self.general = False
         #: The adapter declared ``batch`` (``"protocol": 3``): a step is asked in one line.
         self.batched = False
+        #: The adapter declared ``view_changes`` (``"protocol": 4``): a batched game asks each
+        #: view as what changed since the one before.
+        self.changes = False
         #: Every view key an adapter declared (``view_keys``), over the run; None: none.
         self.view_keys: tuple[str, ...] | None = None
         #: Decisions and chance outcomes sent (probes included), over the run: the progress.
@@ -274,7 +277,7 @@ class Engine:
                 raise CannotStart(f"cannot start {self.argv[0]!r}: {reason}")
         self.starts += 1
         self.answers = 0  # answer lines read from this process
-        self.general = self.batched = False
+        self.general = self.batched = self.changes = False
         self._channel = _Channel(self.process.stdout)
         self._stderr = bytearray()
         self._stderr_done = threading.Event()

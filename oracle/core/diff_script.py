@@ -22,7 +22,9 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 from hanamikoji.engine.core.errors import GameError
-from hanamikoji.oracle.core.protocol import BATCH_PROTOCOL, batch_request, new_game_request
+from hanamikoji.oracle.core.diff_report import _canonical
+from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, batch_request, dumps,
+                                              new_game_request)
 
 #: A game's requests are sent once the reference's answers to them reach this many characters
 #: (a long game is sent in several batches, each far below the harness's line limit).
@@ -31,11 +33,17 @@ BATCH_CHARS = 1 << 20
 
 class Mismatch(Exception):
     """The other engine's answer line to a batch of game ``index`` is not the reference's
-    answers."""
+    answers, byte for byte: ``line``, the answer to ``requests``, whose reference answers are
+    ``expected``; ``last``: the game's last batch."""
 
-    def __init__(self, index: int) -> None:
+    def __init__(self, index: int, line: bytes = b"", requests: Sequence[Any] = (),
+                 expected: Sequence[Any] = (), last: bool = True) -> None:
         super().__init__(index)
         self.index = index
+        self.line = line
+        self.requests = requests
+        self.expected = expected
+        self.last = last
 
 
 class Failed(Exception):
@@ -92,7 +100,7 @@ class Pipeline:
         except self.failures as failure:
             raise Failed(index, failure) from None
         if not agrees(line, expected):
-            raise Mismatch(index)
+            raise Mismatch(index, line, message["requests"], expected, last)
         if last:
             self.done(index)
 
@@ -116,6 +124,8 @@ class ScriptedGame:
         self.chars = 0
         #: Requests sent in earlier batches of this game.
         self.sent = 0
+        #: The earlier batches of this game: their requests and the reference's answers.
+        self.batches: list[tuple[list[dict[str, Any]], list[Any]]] = []
         self.live = False
 
     def start(self) -> Any:
@@ -145,9 +155,9 @@ class ScriptedGame:
         if self.live:
             self.match.compare(state)
             return
-        texts = self.match.step_texts(state)
+        texts = self.match.step_texts(state, scripted=True)
         assert texts is not None  # whole views: start() saw to it
-        self._add(self.match.step_requests(state), texts)
+        self._add(self.match.step_requests(state, scripted=True), texts)
 
     def send(self, state: Any, decision: Any) -> Any:
         match = self.match
@@ -176,6 +186,100 @@ class ScriptedGame:
         self.requests, self.expected, self.chars = [], [], 0
         self.sent += len(requests)
         self.pipeline.send(requests, expected, self.index, last)
+        if not last:  # kept while the game goes on: a later batch is judged from them
+            self.batches.append((requests, expected))
+
+    def judged(self, wrong: Mismatch) -> bool:
+        """Whether the answers of the batch ``wrong`` names, which are not the reference's own
+        text, are the reference's answers all the same: each judged as it would be alone (a
+        view in the game's own order, JSON written another way, the legal decisions in
+        another order, a view's changes that make the same view). Every batch of this game
+        before it was the reference's text."""
+        try:
+            answers = json.loads(wrong.line)["answers"]
+        except (ValueError, TypeError, KeyError, RecursionError):
+            return False
+        if not isinstance(answers, list) or len(answers) != len(wrong.expected):
+            return False
+        views = _Views(self.match)
+        for requests, expected in self.batches:  # answered as the reference answers them
+            for request, text in zip(requests, expected):
+                if type(text) is str and request.get("op") == "view_changes":
+                    changes = json.loads(text)["view_changes"]
+                    views.take(request["player"], changes, changes)
+        try:
+            return all(_same_answer(self.match, views, request, text, answer)
+                       for request, text, answer in zip(wrong.requests, wrong.expected, answers))
+        except RecursionError:
+            return False
+
+
+class _Views:
+    """Protocol 4: each player's view as the reference's ``view_changes`` make it and as the
+    other engine's make it."""
+
+    def __init__(self, match: Any) -> None:
+        self.match = match
+        self.reference: dict[Any, Any] = {}
+        self.other: dict[Any, Any] = {}
+
+    def take(self, player: Any, mine: Any, theirs: Any) -> bool:
+        """Apply both engines' changes; whether the two views are then the same (the other's
+        put in the reference's order first)."""
+        from hanamikoji.engine.core.codec import apply_view_changes
+
+        key = json.dumps(player)
+        self.reference[key] = apply_view_changes(self.reference.get(key), mine)
+        try:
+            self.other[key] = apply_view_changes(self.other.get(key), theirs)
+        except ValueError:
+            return False
+        return _same_view(self.match, self.reference[key], self.other[key])
+
+
+def _same_view(match: Any, reference: Any, other: Any) -> bool:
+    try:
+        other = match.hooks.normal_view(other)
+    except Exception:  # whatever an adapter answers is judged, never a crash of ours
+        pass
+    return _canonical(other) == dumps(reference)
+
+
+def _same_answer(match: Any, views: _Views, request: dict[str, Any], text: Any,
+                 answer: Any) -> bool:
+    """Whether ``answer`` to ``request`` is the reference's answer ``text`` (or, for
+    :data:`REFUSED` and :data:`STARTED`, what those accept), judged as :class:`~.diff.DiffGame`
+    judges an answer alone."""
+    if text is REFUSED:
+        return isinstance(answer, dict) and "error" in answer
+    if text is STARTED:
+        return _started(answer)
+    if not isinstance(answer, dict):
+        return False
+    op = request.get("op")
+    expected = json.loads(text)
+    # Only the key asked for is looked at, as step by step (an answer may say more).
+    if op == "observe":
+        return isinstance(answer.get("view"), dict) and _same_view(match, expected["view"],
+                                                                   answer["view"])
+    if op == "view_changes":
+        return "view_changes" in answer and views.take(
+            request.get("player"), expected["view_changes"], answer["view_changes"])
+    if op == "legal_actions":
+        got = answer.get("legal_actions")
+        if not isinstance(got, list):
+            return False
+        game = match.game
+        try:
+            mine = sorted(dumps(game.decision_to_json(game.decision_from_json(d)))
+                          for d in got)
+        except Exception:  # not a decision: judged step by step
+            return False
+        return mine == sorted(dumps(d) for d in expected["legal_actions"])
+    if op in ("apply", "chance", "deal"):
+        return answer.get("ok") is True
+    return all(key in answer and _canonical(answer[key]) == dumps(value)
+               for key, value in expected.items())
 
 
 _DECODER = json.JSONDecoder()

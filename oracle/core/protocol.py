@@ -1,6 +1,7 @@
 """The requests of the oracle's line protocol that every game shares (docs/oracle.md, "The
 protocol"): ``new_game``, ``chance`` and ``random_chance`` in their general form (protocol 2),
-and ``batch``, several requests in one line and their answers in one line (protocol 3).
+``batch``, several requests in one line and their answers in one line (protocol 3), and
+``view_changes``, a view as what changed since the one before (protocol 4).
 The canonical text and the JSON error every codec shares are :mod:`hanamikoji.engine.core.codec`'s,
 named here too for the tools that speak the protocol."""
 
@@ -11,7 +12,7 @@ from typing import Any
 from hanamikoji.engine.core.codec import MalformedJSONError, dumps
 from hanamikoji.engine.core.game import player_json
 
-__all__ = ["BATCH_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError", "answer_text",
+__all__ = ["BATCH_PROTOCOL", "CHANGES_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError", "answer_text",
            "batch_request", "chance_request", "dumps", "legal_actions_text", "new_game_request",
            "player_json", "random_chance_request"]
 
@@ -24,6 +25,11 @@ GENERAL_PROTOCOL = 2
 #: answers ``batch``: the harness then asks for a whole step (the decision, whose turn it is,
 #: the legal decisions, every view, the result) in one line instead of one line each.
 BATCH_PROTOCOL = 3
+#: An adapter that answers ``new_game`` with ``"protocol": 4`` speaks protocol 3 and also
+#: answers ``view_changes``: a player's view as what changed since the view it last gave that
+#: player in this game (:class:`hanamikoji.engine.core.codec.ViewChanges`), so a step's
+#: answers hold what the step changed rather than every view whole.
+CHANGES_PROTOCOL = 4
 
 
 def new_game_request(game: Any, config: Any, first_player: int) -> dict[str, Any]:

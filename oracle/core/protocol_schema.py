@@ -154,6 +154,10 @@ def protocol_schema(game: Game) -> dict[str, Any]:
             "legal_actions", "Every legal decision, each distinct one once."),
         "apply": request("apply", "Play this decision.", decision=ref("decision")),
         "observe": request("observe", "What this player sees now.", player=ref("player")),
+        "view_changes": request(
+            "view_changes", "Protocol 4: what changed in this player's view since the view "
+            "view_changes last gave them in this game (the first of a game: the whole view, "
+            "set).", player=ref("player")),
         "result": request("result", "How the game ended, if it has."),
         "random_chance": request(
             "random_chance", "Protocol 2, optional: the first chance outcome of a new game of "
@@ -165,8 +169,9 @@ def protocol_schema(game: Game) -> dict[str, Any]:
             {"ok": {"const": True},
              "protocol": {"description": "Optional: 2 declares the general requests (protocol "
                                          "2) for every later request of this process; 3, "
-                                         "those and batch (protocol 3).",
-                          "enum": [1, 2, 3]},
+                                         "those and batch (protocol 3); 4, those and "
+                                         "view_changes (protocol 4).",
+                          "enum": [1, 2, 3, 4]},
              "view_keys": {"description": "Optional: the view keys this adapter gives; views "
                                           "are then compared on those keys only.",
                            "type": "array", "items": {"type": "string"}, "uniqueItems": True}},
@@ -180,6 +185,7 @@ def protocol_schema(game: Game) -> dict[str, Any]:
             "type": "array", "items": ref("decision")}}),
         "apply": OK,
         "observe": closed({"view": ref("view")}),
+        "view_changes": closed({"view_changes": view_changes(parts.view())}),
         "result": closed({"result": {"oneOf": [
             {"description": "The game goes on.", "type": "null"}, ref("result")]}}),
         "random_chance": closed({"outcome": ref("chance-outcome")}),
@@ -242,10 +248,32 @@ def protocol_schema(game: Game) -> dict[str, Any]:
             "answer; the answer to a request of op X is checked against $defs/answer-X. "
             "Protocol 2 is the general requests; protocol 1, the requests of before there were "
             "two games, is the registry's default game's only; protocol 3 adds batch, "
-            "several requests in one line (docs/oracle.md)."),
+            "several requests in one line; protocol 4 adds view_changes, a view as what "
+            "changed since the one before (docs/oracle.md)."),
         "anyOf": [ref("request"), ref("answer")],
         "$defs": defs,
     }
+
+
+def view_changes(view: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a ``view_changes`` answer's object for views of the schema ``view``: what
+    is set is checked against that key's schema, what is appended against its items'."""
+    properties = view.get("properties")
+    if view.get("type") != "object" or not isinstance(properties, dict):
+        return {"type": "object"}  # a game that describes its views otherwise
+    lists = {key: {"type": "array", **({"items": schema["items"]} if "items" in schema else {})}
+             for key, schema in properties.items()
+             if isinstance(schema, dict) and schema.get("type") == "array"}
+    return closed(
+        {"append": {"description": "Lists that grew at their end: the items after those the "
+                                   "list had.",
+                    "type": "object", "properties": lists, "additionalProperties": False},
+         "drop": {"description": "The keys the view had and has no longer.", "type": "array",
+                  "items": {"enum": sorted(properties)}, "uniqueItems": True},
+         "set": {"description": "Every other key whose value is new or differs, with its value.",
+                 "type": "object", "properties": properties, "additionalProperties": False}},
+        "What changed in the view since the one before (an empty object: nothing); a member "
+        "with nothing in it is left out.", optional=("append", "drop", "set"))
 
 
 def answer_definition(op: str) -> str:

@@ -23,7 +23,8 @@ A request the rules forbid is answered ``{"error": "...", "rule": "ACT-GIFT-2"}`
 game as it was. ``EngineAdapter(engine, protocol=2)`` (``--protocol 2``) declares protocol 2 in
 its answer to ``new_game`` instead of nothing, and then also takes the general ``new_game`` and
 ``chance`` requests; ``protocol=3`` also takes ``batch``, several requests in one line, so that
-``diff`` asks each step in one line. To serve your own engine::
+``diff`` asks each step in one line; ``protocol=4`` also takes ``view_changes``, a view as what
+changed since the one before, written from ``observe``'s answers. To serve your own engine::
 
     import my_engine
     from hanamikoji.oracle.hanamikoji.adapter import EngineAdapter
@@ -49,7 +50,7 @@ import random
 from typing import Any, Sequence
 
 from hanamikoji.oracle.core.adapter import ProtocolAdapter, load
-from hanamikoji.oracle.core.protocol import BATCH_PROTOCOL, GENERAL_PROTOCOL
+from hanamikoji.oracle.core.protocol import BATCH_PROTOCOL, CHANGES_PROTOCOL, GENERAL_PROTOCOL
 from hanamikoji.engine.hanamikoji.codec import (
     deal_json,
     decision_json,
@@ -87,6 +88,8 @@ class EngineAdapter(ProtocolAdapter):
             self.OPERATIONS = (*type(self).OPERATIONS, "chance")
         if protocol >= BATCH_PROTOCOL:
             self.OPERATIONS = (*self.OPERATIONS, "batch")
+        if protocol >= CHANGES_PROTOCOL:  # ProtocolAdapter's, from this adapter's observe
+            self.OPERATIONS = (*self.OPERATIONS, "view_changes")
 
     def new_game(self, request: dict) -> dict:
         # Protocol 1 names the variant at the top level, the general request in its options.
@@ -135,11 +138,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                     "answer per line on standard output.")
     parser.add_argument("--engine", default="hanamikoji.engine.hanamikoji",
                         help="MODULE or MODULE:NAME of the engine (default: the reference)")
-    parser.add_argument("--protocol", type=int, choices=(1, GENERAL_PROTOCOL, BATCH_PROTOCOL),
+    parser.add_argument("--protocol", type=int,
+                        choices=(1, GENERAL_PROTOCOL, BATCH_PROTOCOL, CHANGES_PROTOCOL),
                         default=1,
                         help="the protocol declared to new_game: 1 (the default) declares "
                              "nothing; 2 the general requests; 3 also lets diff ask a whole "
-                             "step in one line")
+                             "step in one line; 4 also each view as what changed")
     args = parser.parse_args(argv)
     try:
         engine = load(args.engine)
