@@ -9,10 +9,11 @@ where the names other modules import are still found.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import json
+from typing import Any, Callable, Iterator, Sequence
 
 from hanamikoji.engine.core.game import CHANCE, Game
-from hanamikoji.oracle.core.diff_engine import Engine, EngineFailure, cannot_start
+from hanamikoji.oracle.core.diff_engine import AHEAD_BYTES, Engine, EngineFailure, cannot_start
 from hanamikoji.oracle.core.diff_report import Divergence, _canonical
 from hanamikoji.oracle.core.protocol import random_chance_request
 
@@ -26,6 +27,9 @@ SPREAD = 1000
 #: The false-alarm rate of that judgement: a correct engine's seeds are far from it, and an
 #: engine that ignores its seed or shuffles with a bias far beyond it.
 SPREAD_ALPHA = 1e-6
+#: The most of those requests written before their answers are read (:func:`_answered_ahead`):
+#: their answers (a few hundred bytes each) then fit in the engine's output pipe too.
+AHEAD = 64
 
 
 def check_seeded(game: Game, config: Any, argv: Sequence[str], timeout: float, *,
@@ -146,13 +150,12 @@ def _judge_seeds(game: Game, start: Any, engine: Engine, argv: Sequence[str],
         return Divergence(None, None, (), request, None, other, message)
 
     states, seen = [], set()
-    for seed in range(SPREAD):
-        request = request_for(seed)
+    for request, line in _answered_ahead(engine, argv, [request_for(s) for s in range(SPREAD)]):
+        if isinstance(line, EngineFailure):
+            return fail(request, None, line.message)
         try:
-            answer = engine.request(request)
+            answer = engine.decode_line(request, line)
         except EngineFailure as failure:
-            if failure.unstarted:
-                raise cannot_start(argv, failure) from None
             return fail(request, None, failure.message)
         try:
             states.append(game.apply(start, game.decision_from_json(outcome_of(answer), path)))
@@ -171,3 +174,47 @@ def _judge_seeds(game: Game, start: Any, engine: Engine, argv: Sequence[str],
                     f"shuffle (audit, false-alarm rate {SPREAD_ALPHA:g}): {worst.sentence()}, "
                     f"p = {worst.p_value:.3g}")
     return None
+
+
+def _answered_ahead(engine: Engine, argv: Sequence[str], requests: Sequence[dict[str, Any]]
+                    ) -> Iterator[tuple[dict[str, Any], bytes | EngineFailure]]:
+    """Each of ``requests`` with its answer line, in order, or with the engine's failure (then
+    the last one given). The requests are written ahead in chunks (:func:`_chunks`), so the
+    engine answers a chunk without waiting on the harness: a round trip a chunk, not a request.
+    The verdicts are those of asking one request at a time: the answers are judged in order; a
+    chunk is written when every request before it is answered, and taken whole or not at all,
+    so a process that took none fails before its first request, as it would have; an engine
+    that crashes or hangs fails on the first request it did not answer."""
+    for chunk in _chunks(requests):
+        try:
+            engine.write_requests(chunk)
+        except EngineFailure as failure:
+            if failure.unstarted:
+                raise cannot_start(argv, failure) from None
+            yield chunk[0], failure
+            return
+        for request in chunk:
+            try:
+                line = engine.read_answer(request)
+            except EngineFailure as failure:
+                if failure.unstarted:
+                    raise cannot_start(argv, failure) from None
+                yield request, failure
+                return
+            yield request, line
+
+
+def _chunks(requests: Sequence[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """``requests`` in order, in chunks of at most :data:`AHEAD` requests and
+    :data:`~.diff_engine.AHEAD_BYTES` bytes of lines (a longer request goes alone)."""
+    chunk: list[dict[str, Any]] = []
+    size = 0
+    for request in requests:
+        length = len(json.dumps(request).encode("utf-8")) + 1
+        if chunk and (len(chunk) == AHEAD or size + length > AHEAD_BYTES):
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(request)
+        size += length
+    if chunk:
+        yield chunk
