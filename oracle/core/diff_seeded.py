@@ -135,6 +135,7 @@ def _check_seeded(game: Game, start: Any, engines: list[Engine], argv: Sequence[
             return fail(request, first, answers[1], f"{op} of seed {seed} gives "
                         f"different {short}s in two processes (PYTHONHASHSEED 1 and 2): the "
                         f"{short} depends on something besides the seed")
+    engines[1].close_input()  # asked all it will be: it ends while the first is asked more
     return _judge_seeds(game, start, engines[0], argv, request_for, outcome_of, path, noun, short)
 
 
@@ -162,6 +163,7 @@ def _judge_seeds(game: Game, start: Any, engine: Engine, argv: Sequence[str],
         except Exception as error:  # any answer is judged: a codec's slip is no crash
             return fail(request, answer, f"{request['op']} does not give a legal {noun}: {error}")
         seen.add(_canonical(answer))
+    engine.close_input()  # asked all it will be: it ends while its outcomes are judged
     request = {**request_for(0), "seed": f"0..{SPREAD - 1}"}
     listed = game.chance_outcomes(start)
     if len(seen) == 1 and (listed is None or len(listed) > 1):
