@@ -150,7 +150,9 @@ def _judge_seeds(game: Game, start: Any, engine: Engine, argv: Sequence[str],
     def fail(request: Any, other: Any, message: str) -> Divergence:
         return Divergence(None, None, (), request, None, other, message)
 
-    states, seen = [], set()
+    states: list[Any] = []
+    first: str | None = None
+    same = True  # every answer so far the first one, as canonical JSON (two that differ end it)
     for request, line in _answered_ahead(engine, argv, [request_for(s) for s in range(SPREAD)]):
         if isinstance(line, EngineFailure):
             return fail(request, None, line.message)
@@ -162,11 +164,14 @@ def _judge_seeds(game: Game, start: Any, engine: Engine, argv: Sequence[str],
             states.append(game.apply(start, game.decision_from_json(outcome_of(answer), path)))
         except Exception as error:  # any answer is judged: a codec's slip is no crash
             return fail(request, answer, f"{request['op']} does not give a legal {noun}: {error}")
-        seen.add(_canonical(answer))
+        if same:
+            text = _canonical(answer)
+            first = text if first is None else first
+            same = text == first
     engine.close_input()  # asked all it will be: it ends while its outcomes are judged
     request = {**request_for(0), "seed": f"0..{SPREAD - 1}"}
     listed = game.chance_outcomes(start)
-    if len(seen) == 1 and (listed is None or len(listed) > 1):
+    if same and (listed is None or len(listed) > 1):
         return fail(request, None, f"{request['op']} gives the same {short} for all {SPREAD} "
                     f"seeds 0 to {SPREAD - 1}: the {short} ignores its seed")
     judged = audit([(game, state) for state in states], SPREAD_ALPHA)
