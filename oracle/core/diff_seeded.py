@@ -3,8 +3,9 @@
 depends on its seed alone (the same when asked again, and in a second process started with another
 ``PYTHONHASHSEED``), and a thousand seeds must look like a fair shuffle
 (:mod:`hanamikoji.oracle.core.audit`). :func:`seeded_engines` launches the check's two engines
-ahead, while ``diff`` imports Hypothesis. Part of the harness of :mod:`hanamikoji.oracle.core.diff`,
-where the names other modules import are still found.
+ahead, while ``diff`` gets ready. The thousand requests are written ahead in chunks
+(:func:`_answered_ahead`), every verdict that of asking one at a time. Part of the harness of
+:mod:`hanamikoji.oracle.core.diff`, where the names other modules import are still found.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ _AHEAD: dict[tuple[tuple[str, ...], float], list[Engine]] = {}
 def seeded_engines(argv: Sequence[str], timeout: float, ahead: bool = False) -> list[Engine]:
     """The two engines of the seeded-chance check (``PYTHONHASHSEED`` 1 and 2): those launched
     ahead for ``argv`` if any, else two new ones. ``ahead``: launch two now, for the check to
-    take (``diff`` starts them while Hypothesis is imported); :func:`end_ahead` ends those the
+    take (``diff`` starts them while it gets ready); :func:`end_ahead` ends those the
     check did not take."""
     key = (tuple(argv), timeout)
     if not ahead:
