@@ -114,8 +114,9 @@ class _HomeOnImport:
             if finder is self or find is None:
                 continue
             spec = find(name, path, target)
-            if spec is not None and spec.loader is not None:
-                spec.loader = _ThenHomes(spec.loader)
+            if spec is not None:  # the first that finds it, as the import system takes it
+                if spec.loader is not None:
+                    spec.loader = _ThenHomes(spec.loader)
                 return spec
         return None
 
