@@ -169,8 +169,9 @@ SEEDED = """
             if HOW == "garbage":
                 print("not json", flush=True)
                 continue
-            if HOW == "twice":
-                print(DEAL, flush=True)
+            if HOW == "twice":  # both lines in one write: the harness reads them together
+                print(DEAL + "\\n" + DEAL, flush=True)
+                continue
         print(DEAL, flush=True)
 """
 
@@ -205,12 +206,20 @@ def test_a_hang_in_the_middle_of_the_thousand_names_the_seed_it_hung_on(tmp_path
     assert report.divergence.message == f"the engine did not answer {json.dumps(request)} within 2 s"
 
 
-def test_a_request_answered_twice_in_the_middle_of_the_thousand_is_told_so(tmp_path):
-    """Whatever the shifted answers after it look like: a line nobody asked for."""
-    report = compare_engines(seeded(tmp_path, 700, "twice"), games=3, timeout=T)
-    message = report.divergence.message
-    assert message.startswith("protocol error: the engine wrote a line nobody asked for ")
-    assert "answered one twice" in message
+@pytest.mark.parametrize("bad", [700, 999])
+def test_a_request_answered_twice_in_the_middle_of_the_thousand_is_told_where(tmp_path, bad):
+    """A line nobody asked for, whatever the shifted answers after it look like; and where it
+    came, as one request at a time says it: after the answer to seed 700 (in the middle of a
+    chunk), the first engine having been asked the four seeds twice and then seeds 0 to 700."""
+    report = compare_engines(seeded(tmp_path, bad, "twice"), games=3, timeout=T)
+    d = report.divergence
+    request = {"op": "random_deal", "seed": bad}
+    assert d.message.startswith("protocol error: the engine wrote a line nobody asked for ")
+    assert "answered one twice" in d.message
+    asked = 2 * len(diff_seeded.SEEDS) + bad + 1
+    assert f"after answering every request sent ({asked}, the last {json.dumps(request)})" \
+        in d.message
+    assert d.request == request
 
 
 def test_a_process_that_took_none_of_a_chunk_fails_before_its_first_request(tmp_path):
