@@ -91,7 +91,7 @@ def _here(args: argparse.Namespace) -> int:
     show = None if bar is None else _shown_on(bar)
     engine = None if leaks else D.Engine(argv, args.timeout)
     try:
-        if engine is not None:  # the adapters start while Hypothesis is imported
+        if engine is not None:  # the adapters start while the harness gets ready
             engine.launch()
             if _starts_with_chance(game, configs):
                 D.seeded_engines(argv, args.timeout, ahead=True)

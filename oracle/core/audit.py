@@ -38,6 +38,7 @@ function); the tests check them against tabulated values and, where installed, S
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections import Counter
@@ -500,32 +501,33 @@ def allocation_sum(counts: Sequence[int], sizes: Sequence[int],
     """The sum, over every way to put ``counts[k]`` items of each kind into places of
     ``sizes`` (``sum(counts) == sum(sizes)``), of the product of ``weight(place, a)`` over
     places and kinds, ``a`` the items of that kind in that place. Kind by kind, keeping the
-    filling of every place but the last (which takes the rest)."""
+    filling of every place but the last (which takes the rest). Each kind's splits over those
+    places come in lexicographic order and every product is taken place by place, so the sum
+    is the same to the last bit however it is computed; the weights are looked up in a table
+    (``diff``'s check of seeded chance waits for this sum: Hanamikoji's deal takes about
+    0.02 s)."""
     head = tuple(sizes[:-1])
     states: dict[tuple[int, ...], float] = {(0,) * len(head): 1.0}
     last = len(sizes) - 1
+    most = max(counts, default=0)
+    tables = [[weight(place, a) for a in range(most + 1)] for place in range(len(sizes))]
+    ends, heads = tables[last], tables[:last]
     for c in counts:
         nxt: dict[tuple[int, ...], float] = {}
         for filled, value in states.items():
-            for split in _splits(c, [s - f for s, f in zip(head, filled)]):
+            # every split with at most c items, at most its room in each place
+            for split in itertools.product(*(range(min(c, s - f) + 1)
+                                             for s, f in zip(head, filled))):
                 rest = c - sum(split)
-                w = value * weight(last, rest)
-                for place, a in enumerate(split):
-                    w *= weight(place, a)
+                if rest < 0:
+                    continue
+                w = value * ends[rest]
+                for table, a in zip(heads, split):
+                    w *= table[a]
                 key = tuple(f + a for f, a in zip(filled, split))
                 nxt[key] = nxt.get(key, 0.0) + w
         states = nxt
     return states.get(head, 0.0)
-
-
-def _splits(c: int, room: Sequence[int]) -> Iterable[tuple[int, ...]]:
-    """Every ``(a_1, ..., a_m)`` with ``0 <= a_i <= room[i]`` and a sum of at most ``c``."""
-    if not room:
-        yield ()
-        return
-    for a in range(min(c, room[0]) + 1):
-        for rest in _splits(c - a, room[1:]):
-            yield (a,) + rest
 
 
 def shuffle_collisions(counts: Sequence[int], places: Sequence[tuple[int, bool]]) -> Collisions:

@@ -39,6 +39,10 @@ READ_CHUNK = 1 << 16
 STDERR_TAIL = 4096
 #: The longest tail of standard error a message quotes.
 STDERR_SHOWN = 600
+#: The most bytes of request lines to write at once (:meth:`Engine.write_requests`): a pipe
+#: holds at least one page (4,096 bytes on Linux, its ``PIPE_BUF``), so an empty one takes them
+#: in one write that never waits, even for an engine that is not reading.
+AHEAD_BYTES = 4096
 #: The requests that send a decision or a chance outcome: what progress counts as compared.
 DECISION_OPS = ("apply", "chance", "deal")
 
@@ -351,6 +355,15 @@ class Engine:
 
     def write_request(self, message: dict[str, Any]) -> None:
         """Send one request line (:meth:`read_answer` reads its answer)."""
+        self.write_requests((message,))
+
+    def write_requests(self, messages: Sequence[dict[str, Any]]) -> None:
+        """Send several request lines in one write, their answers read in order by as many
+        calls of :meth:`read_answer`: the engine answers one while the next is already there
+        (the seeded-chance check asks a thousand). Written when every request before them is
+        answered, lines that fit in a pipe's least capacity (:data:`AHEAD_BYTES`) go in at
+        once, all or none: a process that cannot take them fails as before the first, as it
+        would one request at a time."""
         interrupt.check()  # a Ctrl-C swallowed by a garbage-collector callback stops here
         assert self.process is not None and self.process.stdin is not None
         channel = self._channel
@@ -358,14 +371,17 @@ class Engine:
         if channel.extra is not None:
             raise self._extra_failure(channel)
         channel.asked += 1
-        channel.last = message
+        channel.last = messages[0]
         try:
-            self.process.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
+            self.process.stdin.write("".join(json.dumps(message) + "\n"
+                                             for message in messages).encode("utf-8"))
             self.process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             code = self.process.poll()
             raise self._fail("crash", f"the engine exited (code {code}) before "
-                                      f"{_short(message)}") from None
+                                      f"{_short(messages[0])}") from None
+        channel.asked += len(messages) - 1
+        channel.last = messages[-1]
 
     def read_answer(self, message: dict[str, Any]) -> bytes:
         """The answer line to ``message``, the last request :meth:`write_request` sent."""
