@@ -14,7 +14,10 @@ import attrs
 from hanamikoji.engine.core import codec as core
 from hanamikoji.engine.core.codec import dumps
 
-from .view import View, _board_text, _seen_to_json, observe, view_to_json
+from .components import tile_name
+from .game import DOWN, EMPTY, State, current_player
+from .record import options_of, result_to_json
+from .view import View, _board_text, _log, _seen_to_json, observe, view_to_json
 
 #: The keys whose texts are made here from the view's own values rather than from its JSON.
 _GROWN = ("log", "maiko_boards")
@@ -28,32 +31,26 @@ class ViewChanges(core.ViewChanges):
 
     def __init__(self) -> None:
         super().__init__(view_to_json, observe)
-        self.last: Any = None  # the view before
-        #: Of the view before, for each key: its JSON value (None for the two grown keys), its
-        #: text and, for a list, its items' texts; None when the generic code wrote it.
-        self.parts: dict[str, tuple[Any, str, tuple[str, ...] | None]] | None = None
+        self.last: Any = None  # the view before, or the state and player it was read from
+        #: Of the view before, for each key: its JSON value (None for the two grown keys) or,
+        #: read from a state, what it is made of; its text and, for a list, its items' texts
+        #: where they were needed; None when the generic code wrote it.
+        self.parts: dict[str, tuple[Any, ...]] | None = None
         self.log: tuple[Any, tuple[str, ...]] = ((), ())  # the log before and its items' texts
 
     def text(self, view: Any) -> str:
-        if type(view) is not View or (self.last is not None and self.parts is None):
+        last = observe(*self.last) if type(self.last) is tuple else self.last
+        if type(view) is not View or (last is not None and self.parts is None):
             if self.parts is not None:  # the generic code compares with the view before
-                self.values = view_to_json(self.last)
+                self.values = view_to_json(last)
                 self.texts = {key: dumps(value) for key, value in self.values.items()}
                 self.parts = None
             self.last = view
             return super().text(view)
-        small = view_to_json(attrs.evolve(view, log=(), boards=()))
         before = self.parts
-        parts: dict[str, tuple[Any, str, tuple[str, ...] | None]] = {}
-        for key, value in small.items():
-            if key not in _GROWN:
-                old = None if before is None else before.get(key)
-                # An equal value of the same type has the same text (the engine's views hold
-                # no bool where a number was, so 1 never stands for true below the top).
-                parts[key] = (old if old is not None and type(old[0]) is type(value)
-                              and old[0] == value else (value, dumps(value), None))
-        parts["log"] = (None, *_listed(self._log_items(view.log)))
-        parts["maiko_boards"] = (None, *_listed(tuple(map(_board_text, view.boards))))
+        if type(self.last) is tuple:  # the view before was read from its state: made again
+            before = self._view_parts(last, None)
+        parts = self._view_parts(view, before)
         append: list[str] = []
         change: list[str] = []
         for key in sorted(parts):
@@ -76,6 +73,68 @@ class ViewChanges(core.ViewChanges):
         self.parts, self.last = parts, view
         return core.changes_text(append, dropped, change)
 
+    def _view_parts(self, view: View, before: Any) -> dict[str, Any]:
+        """:attr:`parts` of ``view``: those of ``before`` that hold an equal value."""
+        small = view_to_json(attrs.evolve(view, log=(), boards=()))
+        parts: dict[str, tuple[Any, ...]] = {}
+        for key, value in small.items():
+            if key not in _GROWN:
+                old = None if before is None else before.get(key)
+                # An equal value of the same type has the same text (the engine's views hold
+                # no bool where a number was, so 1 never stands for true below the top).
+                parts[key] = (old if old is not None and type(old[0]) is type(value)
+                              and old[0] == value else (value, dumps(value), None))
+        parts["log"] = (None, *_listed(self._log_items(view.log)))
+        parts["maiko_boards"] = (None, *_listed(tuple(map(_board_text, view.boards))))
+        return parts
+
+    def text_at(self, state: Any, player: int) -> str:
+        """``text(observe(state, player))``, byte for byte, read from the state itself: a key
+        whose parts are the very objects of the state before (or equal numbers) is unchanged
+        without being written, and only the log's new steps are. Any other state, a player
+        not in the game, or a view written before by the generic code goes through
+        :meth:`text`."""
+        if type(state) is not State or type(player) is not int or not \
+                0 <= player < state.config.players or \
+                (self.last is not None and (self.parts is None or type(self.last) is not tuple)):
+            return self.text(observe(state, player))
+        before = self.parts
+        parts: dict[str, tuple[Any, ...]] = {}
+        append: list[str] = []
+        change: list[str] = []
+        for key, source_of, json_of in _STATE_PARTS:
+            source = source_of(state, player)
+            old = None if before is None else before[key]
+            if old is not None and (old[0] is source or old[0] == source):
+                parts[key] = old
+                continue
+            value: Any = None
+            if key == "log":
+                text, items = _listed(self._log_items(_log(state, player)))
+            elif key == "maiko_boards":
+                text, items = _listed(tuple(map(_board_text, state.boards)))
+            else:
+                value = json_of(state, player)
+                text, items = dumps(value), None
+            parts[key] = (source, text, items, value)
+            if old is None:
+                change.append(f'"{key}":{text}')
+                continue
+            if old[1] == text:
+                continue
+            known = old[2]
+            if isinstance(value, list) and isinstance(old[3], list) and \
+                    len(value) > len(old[3]):  # it may have grown at its end
+                known = tuple(dumps(item) for item in old[3])
+                items = tuple(dumps(item) for item in value)
+            if (items is not None and known is not None and len(items) > len(known)
+                    and items[:len(known)] == known):
+                append.append(f'"{key}":[{",".join(items[len(known):])}]')
+            else:
+                change.append(f'"{key}":{text}')
+        self.parts, self.last = parts, (state, player)
+        return core.changes_text(append, [], change)
+
     def _log_items(self, log: tuple[Any, ...]) -> tuple[str, ...]:
         """The texts of the steps of ``log``: those of the log before, when it begins
         ``log``, and of the steps after them."""
@@ -92,3 +151,38 @@ class ViewChanges(core.ViewChanges):
 
 def _listed(items: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     return "[" + ",".join(items) + "]", items
+
+
+def _board(state: State, player: int) -> list[str]:
+    layout = state.layout
+    return ["down" if v == DOWN else "empty" if v == EMPTY else tile_name(layout[s])
+            for s, v in enumerate(state.spaces)]
+
+
+#: A view's keys in their JSON order, each with what it is made of in a state (compared with
+#: the state before's by identity, then ``==``) and its JSON, as :func:`.view.observe` and
+#: :func:`.view.view_to_json` make it (the log and the maiko boards are written by
+#: :meth:`ViewChanges.text_at` itself). ``tests/test_diff_changes.py`` checks the texts.
+_STATE_PARTS: tuple[tuple[str, Any, Any], ...] = (
+    ("board", lambda s, p: (s.spaces, s.layout), _board),
+    ("box", lambda s, p: s.config, lambda s, p: [tile_name(t) for t in s.config.box]),
+    ("current_player", lambda s, p: current_player(s), lambda s, p: current_player(s)),
+    ("discarded", lambda s, p: s.discarded, lambda s, p: [tile_name(t) for t in s.discarded]),
+    ("end_triggered_by", lambda s, p: s.triggered_by, lambda s, p: s.triggered_by),
+    ("first_player", lambda s, p: s.first_player, lambda s, p: s.first_player),
+    ("log", lambda s, p: s.steps, None),
+    ("looks", lambda s, p: s.looks, lambda s, p: list(s.looks)),
+    ("maiko_boards", lambda s, p: s.boards, None),
+    ("options", lambda s, p: s.config, lambda s, p: options_of(s.config)),
+    ("pending", lambda s, p: s.pending, lambda s, p: s.pending),
+    ("phase", lambda s, p: s.phase, lambda s, p: s.phase.value),
+    ("player", lambda s, p: p, lambda s, p: p),
+    ("result", lambda s, p: s.result,
+     lambda s, p: None if s.result is None else result_to_json(s.result)),
+    ("row_discard", lambda s, p: (s.sweep_row, s.sweep_index),
+     lambda s, p: None if s.sweep_row is None else {"row": s.sweep_row, "next": s.sweep_index}),
+    ("tokens", lambda s, p: (s.hands, s.pool, s.cards),
+     lambda s, p: {"hands": list(s.hands), "pool": s.pool, "tutor_cards": list(s.cards)}),
+    ("turn", lambda s, p: s.turn, lambda s, p: s.turn),
+    ("visited", lambda s, p: s.visited, lambda s, p: s.visited),
+)

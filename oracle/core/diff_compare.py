@@ -458,13 +458,21 @@ class DiffGame:
         its changes are judged against it)."""
         players = self.game.players(state)
         changes = getattr(self.engine, "changes", False) and self.view_keys is None
-        if scripted and changes:
-            views = [{"op": "view_changes", "player": p} for p in players]
-        else:
-            views = [{"op": "observe", "player": p} for p in players]
-            if changes:
-                views += [{"op": "view_changes", "player": p} for p in players]
-        return [{"op": "current_player"}, {"op": "legal_actions"}, *views, {"op": "result"}]
+        kind = (tuple(players), scripted and changes, not scripted and changes)
+        made = _STEPS.get(kind)
+        if made is None:
+            if scripted and changes:
+                views = [{"op": "view_changes", "player": p} for p in players]
+            else:
+                views = [{"op": "observe", "player": p} for p in players]
+                if changes:
+                    views += [{"op": "view_changes", "player": p} for p in players]
+            made = _STEPS[kind] = (
+                {"op": "current_player"}, {"op": "legal_actions"}, *views, {"op": "result"})
+            from hanamikoji.oracle.core.diff_script import request_texts
+
+            request_texts(made)
+        return list(made)
 
     def step_texts(self, state: Any, scripted: bool = False) -> list[str] | None:
         """The reference's answers to :meth:`step_requests` as canonical JSON texts, or None
@@ -611,6 +619,10 @@ def _view_difference(expected: Any, got: dict[str, Any], got_normal: Any) -> str
         return "differs"
     return f'differs at "{key}": reference {_brief(expected[key])}, other {_brief(got[key])}'
 
+
+#: The requests of a step (:meth:`DiffGame.step_requests`), made once for each kind of step
+#: (its players, and which views it asks): the same objects every time, whose JSON is kept.
+_STEPS: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
 
 #: What :meth:`DiffGame.ask` returns for an answer line that is the reference's own answer.
 _SAME = object()

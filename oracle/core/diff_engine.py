@@ -353,11 +353,13 @@ class Engine:
             meanwhile()
         return self.read_answer(message)
 
-    def write_request(self, message: dict[str, Any]) -> None:
-        """Send one request line (:meth:`read_answer` reads its answer)."""
-        self.write_requests((message,))
+    def write_request(self, message: dict[str, Any], text: str | None = None) -> None:
+        """Send one request line (:meth:`read_answer` reads its answer); ``text``: the
+        message's JSON, written already."""
+        self.write_requests((message,), None if text is None else (text,))
 
-    def write_requests(self, messages: Sequence[dict[str, Any]]) -> None:
+    def write_requests(self, messages: Sequence[dict[str, Any]],
+                       texts: Sequence[str] | None = None) -> None:
         """Send several request lines in one write, their answers read in order by as many
         calls of :meth:`read_answer`: the engine answers one while the next is already there
         (the seeded-chance check asks a thousand). Written when every request before them is
@@ -373,8 +375,9 @@ class Engine:
         channel.asked += 1
         channel.last = messages[0]
         try:
-            self.process.stdin.write("".join(json.dumps(message) + "\n"
-                                             for message in messages).encode("utf-8"))
+            self.process.stdin.write("".join(
+                text + "\n" for text in (texts if texts is not None else
+                                         map(json.dumps, messages))).encode("utf-8"))
             self.process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             code = self.process.poll()

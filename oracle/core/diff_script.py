@@ -23,8 +23,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.oracle.core.diff_report import _canonical
-from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, batch_request, dumps,
-                                              new_game_request)
+from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, batch_request, decision_text,
+                                              dumps, new_game_request)
 
 #: A game's requests are sent once the reference's answers to them reach this many characters
 #: (a long game is sent in several batches, each far below the harness's line limit).
@@ -77,13 +77,14 @@ class Pipeline:
         self.flight: tuple[dict[str, Any], list[Any], int, bool] | None = None
 
     def send(self, requests: list[dict[str, Any]], expected: list[Any], index: int,
-             last: bool) -> None:
+             last: bool, texts: list[str] | None = None) -> None:
         """Write a batch of game ``index`` (``last``: its last), once the one in flight is
-        answered."""
+        answered; ``texts``: the requests' JSON, written already."""
         self.land()
         message = batch_request(requests)
         try:
-            self.engine.write_request(message)
+            self.engine.write_request(message, None if texts is None else
+                                      '{"op":"batch","requests":[' + ",".join(texts) + "]}")
         except self.failures as failure:
             raise Failed(index, failure) from None
         self.flight = (message, expected, index, last)
@@ -120,6 +121,7 @@ class ScriptedGame:
         self.pipeline = pipeline
         self.index = index
         self.requests: list[dict[str, Any]] = []
+        self.written: list[str] = []  # the requests' JSON
         self.expected: list[Any] = []
         self.chars = 0
         #: Requests sent in earlier batches of this game.
@@ -142,8 +144,10 @@ class ScriptedGame:
         self.live = not engine.batched or match.view_keys is not None
         return state
 
-    def _add(self, requests: list[dict[str, Any]], texts: Sequence[Any]) -> None:
+    def _add(self, requests: list[dict[str, Any]], texts: Sequence[Any],
+             written: Sequence[str] | None = None) -> None:
         self.requests.extend(requests)
+        self.written.extend(written if written is not None else map(_request_text, requests))
         self.expected.extend(texts)
         for text in texts:
             if type(text) is str:
@@ -164,7 +168,15 @@ class ScriptedGame:
         if self.live:
             return match.send(state, decision)
         after = match.game.apply(state, decision)
-        self._add([match.request_for(state, decision)], ('{"ok":true}',))
+        request = match.request_for(state, decision)
+        op = request["op"]
+        if op == "apply" or op == "chance" and "outcome" in request:
+            # the decision's JSON, as written for the legal decisions (once per decision)
+            field = "decision" if op == "apply" else "outcome"
+            written = f'{{"op":"{op}","{field}":{decision_text(match.game, decision)}}}'
+            self._add([request], ('{"ok":true}',), (written,))
+        else:
+            self._add([request], ('{"ok":true}',))
         return after
 
     def probe(self, state: Any, decision: Any) -> None:
@@ -182,10 +194,10 @@ class ScriptedGame:
         judged when the next batch goes, or at the end: :meth:`Pipeline.land`)."""
         if self.live:
             return
-        requests, expected = self.requests, self.expected
-        self.requests, self.expected, self.chars = [], [], 0
+        requests, expected, written = self.requests, self.expected, self.written
+        self.requests, self.expected, self.written, self.chars = [], [], [], 0
         self.sent += len(requests)
-        self.pipeline.send(requests, expected, self.index, last)
+        self.pipeline.send(requests, expected, self.index, last, written)
         if not last:  # kept while the game goes on: a later batch is judged from them
             self.batches.append((requests, expected))
 
@@ -280,6 +292,26 @@ def _same_answer(match: Any, views: _Views, request: dict[str, Any], text: Any,
         return answer.get("ok") is True
     return all(key in answer and _canonical(answer[key]) == dumps(value)
                for key, value in expected.items())
+
+
+#: The JSON of requests that are the same object every time (a step's, from
+#: :meth:`~.diff.DiffGame.step_requests`), by that object, kept with it.
+_REQUEST_TEXTS: dict[int, tuple[dict[str, Any], str]] = {}
+
+
+def _request_text(request: dict[str, Any]) -> str:
+    kept = _REQUEST_TEXTS.get(id(request))
+    if kept is not None and kept[0] is request:
+        return kept[1]
+    return json.dumps(request)
+
+
+def request_texts(requests: Sequence[dict[str, Any]]) -> None:
+    """Keep the JSON of ``requests``, objects made once and sent again and again."""
+    for request in requests:
+        if len(_REQUEST_TEXTS) >= 4096:
+            _REQUEST_TEXTS.clear()
+        _REQUEST_TEXTS[id(request)] = (request, json.dumps(request))
 
 
 _DECODER = json.JSONDecoder()

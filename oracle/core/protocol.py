@@ -12,9 +12,9 @@ from typing import Any
 from hanamikoji.engine.core.codec import MalformedJSONError, dumps
 from hanamikoji.engine.core.game import player_json
 
-__all__ = ["BATCH_PROTOCOL", "CHANGES_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError", "answer_text",
-           "batch_request", "chance_request", "dumps", "legal_actions_text", "new_game_request",
-           "player_json", "random_chance_request"]
+__all__ = ["BATCH_PROTOCOL", "CHANGES_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError",
+           "answer_text", "batch_request", "chance_request", "decision_text", "dumps",
+           "legal_actions_text", "new_game_request", "player_json", "random_chance_request"]
 
 
 #: The protocol an adapter speaks when it says nothing: 1, the requests of before the core
@@ -70,11 +70,30 @@ def legal_actions_text(game: Any, legal: Any) -> str:
     kept = _LEGAL_TEXTS.get(id(legal))
     if kept is not None and kept[0] is legal and kept[1] is game:
         return kept[2]
-    text = dumps({"legal_actions": [game.decision_to_json(d) for d in legal]})
+    text = '{"legal_actions":[' + ",".join([decision_text(game, d) for d in legal]) + "]}"
     if isinstance(legal, tuple):  # a list could change; a tuple of decisions does not
         if len(_LEGAL_TEXTS) >= _LEGAL_KEPT:
             _LEGAL_TEXTS.clear()
         _LEGAL_TEXTS[id(legal)] = (legal, game, text)
+    return text
+
+
+#: The texts of decisions :func:`decision_text` wrote, by the decision object (kept with it,
+#: so its ``id`` names no other object meanwhile) and the game.
+_DECISION_TEXTS: dict[int, tuple[Any, Any, str]] = {}
+
+
+def decision_text(game: Any, decision: Any) -> str:
+    """``dumps(game.decision_to_json(decision))``. An engine that makes each decision once (a
+    menu's decisions, Maiko's every flip and sweep) has its text written once; a decision
+    met for the first time is kept only while fewer than ``4 * _LEGAL_KEPT`` are."""
+    kept = _DECISION_TEXTS.get(id(decision))
+    if kept is not None and kept[0] is decision and kept[1] is game:
+        return kept[2]
+    text = dumps(game.decision_to_json(decision))
+    if len(_DECISION_TEXTS) >= 4 * _LEGAL_KEPT:
+        _DECISION_TEXTS.clear()
+    _DECISION_TEXTS[id(decision)] = (decision, game, text)
     return text
 
 
