@@ -329,13 +329,14 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
             progress: Progress | None) -> tuple[Divergence, bool, int]:
     """The game of ``choices`` (which diverged as ``first``) shrunk in at most ``shrink`` more
     games: whole stretches of steps cut out first (:func:`.diff_draw.cut_steps`, in up to a
-    quarter of them), then Hypothesis shrinks what is left; a game counts as failing only if it
+    quarter of them), the last decision lowered (:func:`.diff_draw.lower_last`, in up to a
+    quarter), then Hypothesis shrinks what is left; a game counts as failing only if it
     differs at the same request (``op``) as ``first``, so that the game shown is one of the
     divergence found. The smallest divergence, whether the search ended on a hang, and the
     games played."""
     from hypothesis.errors import Flaky
 
-    from hanamikoji.oracle.core.diff_draw import ReplayedDraws, cut_steps
+    from hanamikoji.oracle.core.diff_draw import ReplayedDraws, cut_steps, lower_last
     from hanamikoji.oracle.core.diff_draw import shrink as shrink_choices
 
     best = first
@@ -377,6 +378,7 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
                 test(start)  # where its steps lie
             except DivergenceFound:
                 start, _ = cut_steps(smaller, start, shrink // 4)
+                start, _ = lower_last(smaller, start, shrink // 4)
             shrink_choices(test, start.choices, seed, shrink + 1)
     except DivergenceFound as found:
         divergence = found.divergence

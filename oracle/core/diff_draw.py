@@ -209,6 +209,28 @@ def cut_steps(attempt: Callable[[ReplayedDraws], bool], played: ReplayedDraws,
             return played, tried
 
 
+def lower_last(attempt: Callable[[ReplayedDraws], bool], played: ReplayedDraws,
+               games: int) -> tuple[ReplayedDraws, int]:
+    """The last item the game ``played`` drew picked (the decision the divergence followed),
+    replaced by each item offered before it in turn, the first first; the game ends at that
+    decision's divergence, so what it drew after it is left out. ``attempt`` as for
+    :func:`cut_steps`: the first game that still fails, smaller, is kept. Hypothesis lowers a
+    choice by halves and steps, so the lowest of the few items that make the same divergence
+    (the one friend of a board at a space with one digit) is rarely among those it tries. At
+    most ``games`` games: the game kept, and the games played."""
+    if not played.picked:
+        return played, 0
+    at = max(played.picked)
+    tried = 0
+    for index in range(min(played.choices[at], games)):
+        tried += 1
+        draws = ReplayedDraws(played.choices[:at] + [index],
+                              {k: v for k, v in played.picked.items() if k < at})
+        if attempt(draws):
+            return draws, tried
+    return played, tried
+
+
 def choice(draws: Draws, items: Sequence[T]) -> T:
     """One of ``items``, uniformly (shrinks towards the first): a decision among the legal
     ones, say, which a game replayed after a cut (:func:`cut_steps`) takes again where it is
