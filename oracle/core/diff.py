@@ -336,7 +336,7 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
     games played."""
     from hypothesis.errors import Flaky
 
-    from hanamikoji.oracle.core.diff_draw import ReplayedDraws, cut_steps, lower_last
+    from hanamikoji.oracle.core.diff_draw import Overrun, ReplayedDraws, cut_steps, lower_last
     from hanamikoji.oracle.core.diff_draw import shrink as shrink_choices
 
     best = first
@@ -367,19 +367,24 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
             test(draws)
         except DivergenceFound:
             return best is not before
+        except Overrun:  # it drew past the choices it was given: not that divergence
+            pass
         return False
 
     hung = False
     divergence = best
     try:
         with seed_only_draws():
-            start = ReplayedDraws(choices)
+            kept, start = choices, ReplayedDraws(choices)
             try:
                 test(start)  # where its steps lie
             except DivergenceFound:
                 start, _ = cut_steps(smaller, start, shrink // 4)
                 start, _ = lower_last(smaller, start, shrink // 4)
-            shrink_choices(test, start.choices, seed, shrink + 1)
+                kept = start.choices
+            except Overrun:  # it no longer differs: Hypothesis says so (Flaky)
+                pass
+            shrink_choices(test, kept, seed, shrink + 1)
     except DivergenceFound as found:
         divergence = found.divergence
     except _Stop as stop:

@@ -115,9 +115,16 @@ class _Span:
         self.data.stop_span()
 
 
+class Overrun(Exception):
+    """A game of :class:`ReplayedDraws` drew more choices than it was given (as Hypothesis
+    ends a replayed example that does): a game cut short of the divergence it was cut from,
+    not played on at length with made-up choices."""
+
+
 class ReplayedDraws(Draws):
     """``given`` choices drawn again in turn, as Hypothesis replays an example: a choice out of
-    the range drawn is that range's low end, as is every draw once they run out. An item of
+    the range drawn is that range's low end; a draw once they have run out is an
+    :class:`Overrun`. An item of
     ``meant`` (by the position of its choice) is picked again (:meth:`pick`) wherever it is
     among the items offered, whatever its index now. What it draws is recorded as
     :class:`SeededDraws` records it (``choices``), with each draw's range (``ranges``, None
@@ -136,7 +143,9 @@ class ReplayedDraws(Draws):
         if low == high:
             return low
         at = len(self.choices)
-        value = self._given[at] if at < len(self._given) else low
+        if at >= len(self._given):
+            raise Overrun
+        value = self._given[at]
         if not low <= value <= high:
             value = low
         self.choices.append(value)
@@ -147,6 +156,8 @@ class ReplayedDraws(Draws):
         if len(items) < 2:
             return items[self.integer(0, len(items) - 1)]
         at = len(self.choices)
+        if at >= len(self._given):
+            raise Overrun
         if at in self._meant:
             try:
                 index = list(items).index(self._meant[at])
@@ -175,11 +186,12 @@ def cut_steps(attempt: Callable[[ReplayedDraws], bool], played: ReplayedDraws,
     round of a card game cut out, and the next one dealt in its place; the turns before a
     decision cut out, and that decision made at once). The cuts from the most distinctive
     steps (the most draws) first, the longest first among those, then those nearest the
-    start. ``attempt(draws)`` plays a game from ``draws`` and says whether it still fails,
-    with a smaller report: the game then kept is that one, and the cuts start again from it.
-    Hypothesis's shrinker cuts at most a few choices at a time, so a failing game of many
-    rounds stays one of many rounds; this cuts rounds (or any repeated stretch) in a game
-    each. At most ``games`` games: the game kept, and the games played."""
+    start. ``attempt(draws)`` plays a game from ``draws`` (an :class:`Overrun` of it is
+    ``attempt``'s to catch) and says whether it still fails, with a smaller report: the game
+    then kept is that one, and the cuts start again from it. Hypothesis's shrinker cuts at
+    most a few choices at a time, so a failing game of many rounds stays one of many rounds;
+    this cuts rounds (or any repeated stretch) in a game each. At most ``games`` games: the
+    game kept, and the games played."""
     tried = 0
     seen: set[tuple[int, ...]] = set()
     while True:
@@ -213,7 +225,8 @@ def lower_last(attempt: Callable[[ReplayedDraws], bool], played: ReplayedDraws,
                games: int) -> tuple[ReplayedDraws, int]:
     """The last item the game ``played`` drew picked (the decision the divergence followed),
     replaced by each item offered before it in turn, the first first; the game ends at that
-    decision's divergence, so what it drew after it is left out. ``attempt`` as for
+    decision's divergence, so what it drew after it is left out (and a game that draws more is
+    an :class:`Overrun`). ``attempt`` as for
     :func:`cut_steps`: the first game that still fails, smaller, is kept. Hypothesis lowers a
     choice by halves and steps, so the lowest of the few items that make the same divergence
     (the one friend of a board at a space with one digit) is rarely among those it tries. At
