@@ -200,3 +200,19 @@ def test_a_friend_flipped_first_is_the_report_of_an_engine_that_keeps_the_turn(
     assert divergence is not None and divergence.request == {"op": "current_player"}
     assert divergence.size() <= (2, 856)
     assert divergence.decisions[-1]["kind"] == "flip"
+
+
+def test_a_simultaneous_finish_shrinks_to_two_rounds(tests_on_the_path):
+    """The Hanamikoji engine that gives a simultaneous finish to the geisha player: the seeded
+    game found (game 9 of seed 0) ends after seven rounds, 91 decisions; its earlier rounds
+    cut out, the report is a game of two rounds, 26 decisions, 1047 characters, as small as
+    beb3f24's, within 20 games of shrinking (Hypothesis alone left the 91 decisions after 200)."""
+    from hanamikoji.oracle.core.diff import compare_engines
+
+    report = compare_engines([sys.executable, str(ROOT / "docs" / "examples" / "adapter.py"),
+                              "--engine", "broken_engines:simultaneous-to-geisha"],
+                             games=60, seed=0, shrink=20, timeout=600.0, seeded_check=False)
+    divergence = report.divergence
+    assert divergence is not None and divergence.request["op"] == "observe"
+    assert divergence.size() <= (26, 1047)
+    assert report.shrink_games <= 20
