@@ -42,14 +42,14 @@ def _pasted(failure: dict) -> str:
 def test_both_defects_are_reported_each_with_a_reproduction_to_paste(tmp_path, monkeypatch,
                                                                       capsys):
     """diff stops at its first divergence (UPDATE-4, in game 0 of seed 0); check goes on and
-    also meets VAR-IT-2 (first in game 20), shrinks a game of each kind within its kind, and
+    also meets VAR-IT-2 (first in game 23), shrinks a game of each kind within its kind, and
     gives each the request lines that, pasted into a shell, make the engine answer wrongly."""
     from hanamikoji.cli.main import main
     from hanamikoji.oracle.core import check_engine as module
 
     monkeypatch.setattr(module, "SHRINK", 10)  # the command's budget, cut for a cheap test
     monkeypatch.chdir(tmp_path)
-    code = main(["check", "--games", "21", "--out", "card", "--limit", str(int(LIMIT_MS)),
+    code = main(["check", "--games", "24", "--out", "card", "--limit", str(int(LIMIT_MS)),
                  "--engine", "two=" + " ".join(TWO_DEFECTS)])
     out = capsys.readouterr().out
     assert code == 1
@@ -61,15 +61,15 @@ def test_both_defects_are_reported_each_with_a_reproduction_to_paste(tmp_path, m
     checks = {c["check"]: c for c in document["cards"][0]["checks"]}
     assert list(checks) == ["vectors", "perft", "diff", "leaks"]
     diff = checks["diff"]
-    assert diff["status"] == "fail" and diff["passed"] + diff["failed"] == 21
+    assert diff["status"] == "fail" and diff["passed"] + diff["failed"] == 24
     first, second = diff["failures"]
     assert "(the first: game 0): current_player is 1, not 0" in first["message"]
-    assert '(the first: game 20): the view of player 0 differs at "result"' in second["message"]
+    assert '(the first: game 23): the view of player 0 differs at "result"' in second["message"]
     assert "round-limit-charm" in second["expected"]
     for failure in (first, second):
         text = failure["reproduction"]["text"]
         assert text.startswith("printf '%s\\n' '{\"op\":\"new_game\"")
-        assert "# found by: hanamikoji check --game hanamikoji --seed 0 --games 21 --" in text
+        assert "# found by: hanamikoji check --game hanamikoji --seed 0 --games 24 --" in text
         # pasted, the engine answers the last line as the report says, not as the reference
         assert json.loads(_pasted(failure)) == json.loads(failure["got"])
         assert json.loads(failure["got"]) != json.loads(failure["expected"])

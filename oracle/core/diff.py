@@ -339,15 +339,21 @@ def _replayed(live: Callable[[Any], None], seed: int, index: int,
 def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], seed: int,
             shrink: int, engine: Engine,
             progress: Progress | None) -> tuple[Divergence, bool, int]:
-    """Hypothesis shrinks the game of ``choices`` (which diverged as ``first``) in at most
-    ``shrink`` more games: the smallest divergence, whether the search ended on a hang, and
-    the games played."""
+    """The game of ``choices`` (which diverged as ``first``) shrunk in at most ``shrink`` more
+    games: whole stretches of steps cut out first (:func:`.diff_draw.cut_steps`, in up to a
+    quarter of them), the last decision lowered (:func:`.diff_draw.lower_last`, in up to a
+    quarter), then Hypothesis shrinks what is left; a game counts as failing only if it
+    differs at the same request (``op``) as ``first``, so that the game shown is one of the
+    divergence found. The smallest divergence, whether the search ended on a hang, and the
+    games played."""
     from hypothesis.errors import Flaky
 
+    from hanamikoji.oracle.core.diff_draw import Overrun, ReplayedDraws, cut_steps, lower_last
     from hanamikoji.oracle.core.diff_draw import shrink as shrink_choices
 
     best = first
     played = 0
+    op = _op(first)
 
     def test(draws: Any) -> None:
         nonlocal best, played
@@ -358,6 +364,8 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
         try:
             live(draws)
         except DivergenceFound as found:
+            if _op(found.divergence) != op:
+                return  # another request that differs: not a smaller game of this divergence
             if found.divergence.size() < best.size():
                 best = found.divergence
             raise
@@ -365,11 +373,30 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
             if progress is not None:
                 progress("shrinking", played, shrink, engine.decisions)
 
+    def smaller(draws: ReplayedDraws) -> bool:
+        before = best
+        try:
+            test(draws)
+        except DivergenceFound:
+            return best is not before
+        except Overrun:  # it drew past the choices it was given: not that divergence
+            pass
+        return False
+
     hung = False
     divergence = best
     try:
         with seed_only_draws():
-            shrink_choices(test, choices, seed, shrink + 1)
+            kept, start = choices, ReplayedDraws(choices)
+            try:
+                test(start)  # where its steps lie
+            except DivergenceFound:
+                start, _ = cut_steps(smaller, start, shrink // 4)
+                start, _ = lower_last(smaller, start, shrink // 4)
+                kept = start.choices
+            except Overrun:  # it no longer differs: Hypothesis says so (Flaky)
+                pass
+            shrink_choices(test, kept, seed, shrink + 1)
     except DivergenceFound as found:
         divergence = found.divergence
     except _Stop as stop:
@@ -379,6 +406,12 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
     if best.size() < divergence.size():
         divergence = best
     return divergence, hung, played
+
+
+def _op(divergence: Divergence) -> Any:
+    """The request a divergence was found at, by its ``op``."""
+    request = divergence.request
+    return request.get("op") if isinstance(request, dict) else None
 
 
 # --- the black-box leak check ---------------------------------------------------------------

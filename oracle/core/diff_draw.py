@@ -41,6 +41,10 @@ class Draws:
         choices as a unit: it can drop a whole step); nothing for a seeded source."""
         return _NOTHING
 
+    def pick(self, items: Sequence[T]) -> T:
+        """One of ``items`` (:func:`choice`): the item at a drawn index."""
+        return items[self.integer(0, len(items) - 1)]
+
 
 #: The share of draws that take the simplest value of their range (its low end), as
 #: Hypothesis's own generation often does: simple games come up, and the shrinking of a game
@@ -111,9 +115,140 @@ class _Span:
         self.data.stop_span()
 
 
+class Overrun(Exception):
+    """A game of :class:`ReplayedDraws` drew more choices than it was given (as Hypothesis
+    ends a replayed example that does): a game cut short of the divergence it was cut from,
+    not played on at length with made-up choices."""
+
+
+class ReplayedDraws(Draws):
+    """``given`` choices drawn again in turn, as Hypothesis replays an example: a choice out of
+    the range drawn is that range's low end; a draw once they have run out is an
+    :class:`Overrun`. An item of
+    ``meant`` (by the position of its choice) is picked again (:meth:`pick`) wherever it is
+    among the items offered, whatever its index now. What it draws is recorded as
+    :class:`SeededDraws` records it (``choices``), with each draw's range (``ranges``, None
+    for a pick), the items picked (``picked``) and the number of choices drawn before each
+    step began (``steps``): where a game's steps lie in its choices, for :func:`cut_steps`."""
+
+    def __init__(self, given: Sequence[int], meant: dict[int, Any] | None = None) -> None:
+        self._given = given
+        self._meant = meant or {}
+        self.choices: list[int] = []
+        self.ranges: list[tuple[int, int] | None] = []
+        self.picked: dict[int, Any] = {}
+        self.steps: list[int] = []
+
+    def integer(self, low: int, high: int) -> int:
+        if low == high:
+            return low
+        at = len(self.choices)
+        if at >= len(self._given):
+            raise Overrun
+        value = self._given[at]
+        if not low <= value <= high:
+            value = low
+        self.choices.append(value)
+        self.ranges.append((low, high))
+        return value
+
+    def pick(self, items: Sequence[T]) -> T:
+        if len(items) < 2:
+            return items[self.integer(0, len(items) - 1)]
+        at = len(self.choices)
+        if at >= len(self._given):
+            raise Overrun
+        if at in self._meant:
+            try:
+                index = list(items).index(self._meant[at])
+            except ValueError:  # not offered now: the index as given
+                index = None
+            if index is not None:
+                self.choices.append(index)
+                self.ranges.append(None)
+                self.picked[at] = items[index]
+                return items[index]
+        item = items[self.integer(0, len(items) - 1)]
+        self.ranges[at] = None
+        self.picked[at] = item
+        return item
+
+    def step(self) -> Any:
+        self.steps.append(len(self.choices))
+        return _NOTHING
+
+
+def cut_steps(attempt: Callable[[ReplayedDraws], bool], played: ReplayedDraws,
+              games: int) -> tuple[ReplayedDraws, int]:
+    """Whole runs of steps cut out of the game ``played`` drew, from one step to a later one
+    that draws alike (the same ranges, a pick among any items), so that the game after the cut
+    draws its choices as it did, and makes the same decisions where they are still legal (a
+    round of a card game cut out, and the next one dealt in its place; the turns before a
+    decision cut out, and that decision made at once). The cuts from the most distinctive
+    steps (the most draws) first, the longest first among those, then those nearest the
+    start. ``attempt(draws)`` plays a game from ``draws`` (an :class:`Overrun` of it is
+    ``attempt``'s to catch) and says whether it still fails, with a smaller report: the game
+    then kept is that one, and the cuts start again from it. Hypothesis's shrinker cuts at
+    most a few choices at a time, so a failing game of many rounds stays one of many rounds;
+    this cuts rounds (or any repeated stretch) in a game each. At most ``games`` games: the
+    game kept, and the games played."""
+    tried = 0
+    seen: set[tuple[int, ...]] = set()
+    while True:
+        starts, choices, ranges = played.steps, played.choices, played.ranges
+        ends = starts[1:] + [len(choices)]
+        shapes = [tuple(ranges[a:b]) for a, b in zip(starts, ends)]
+        cuts = sorted(((a, b) for a in range(len(starts)) for b in range(a + 1, len(starts))
+                       if shapes[a] == shapes[b]),
+                      key=lambda cut: (-len(shapes[cut[0]]),
+                                       -(starts[cut[1]] - starts[cut[0]]), cut[0]))
+        for a, b in cuts:
+            low, high = starts[a], starts[b]
+            given = tuple(choices[:low] + choices[high:])
+            if given in seen:
+                continue
+            seen.add(given)
+            if tried >= games:
+                return played, tried
+            tried += 1
+            meant = {at if at < low else at - (high - low): item
+                     for at, item in played.picked.items() if not low <= at < high}
+            draws = ReplayedDraws(given, meant)
+            if attempt(draws):
+                played = draws
+                break
+        else:
+            return played, tried
+
+
+def lower_last(attempt: Callable[[ReplayedDraws], bool], played: ReplayedDraws,
+               games: int) -> tuple[ReplayedDraws, int]:
+    """The last item the game ``played`` drew picked (the decision the divergence followed),
+    replaced by each item offered before it in turn, the first first; the game ends at that
+    decision's divergence, so what it drew after it is left out (and a game that draws more is
+    an :class:`Overrun`). ``attempt`` as for
+    :func:`cut_steps`: the first game that still fails, smaller, is kept. Hypothesis lowers a
+    choice by halves and steps, so the lowest of the few items that make the same divergence
+    (the one friend of a board at a space with one digit) is rarely among those it tries. At
+    most ``games`` games: the game kept, and the games played."""
+    if not played.picked:
+        return played, 0
+    at = max(played.picked)
+    tried = 0
+    for index in range(min(played.choices[at], games)):
+        tried += 1
+        draws = ReplayedDraws(played.choices[:at] + [index],
+                              {k: v for k, v in played.picked.items() if k < at})
+        if attempt(draws):
+            return draws, tried
+    return played, tried
+
+
 def choice(draws: Draws, items: Sequence[T]) -> T:
-    """One of ``items``, uniformly (shrinks towards the first)."""
-    return items[draws.integer(0, len(items) - 1)]
+    """One of ``items``, uniformly (shrinks towards the first): a decision among the legal
+    ones, say, which a game replayed after a cut (:func:`cut_steps`) takes again where it is
+    still among them."""
+    return draws.pick(items)
 
 
 def permutation(draws: Draws, items: Sequence[T]) -> list[T]:

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from hanamikoji.engine.core.errors import OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
+from hanamikoji.oracle.core.diff_draw import choice
 from hanamikoji.oracle.core.protocol import dumps
 
 
@@ -140,7 +141,7 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
                 continue
             legal = game.legal_actions(state)
             if seen and integer(0, 3) == 0:
-                match.probe(state, seen[integer(0, len(seen) - 1)])
+                match.probe(state, choice(draws, seen))
             for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
                 key = decision  # its own key when it can be one, else its JSON text
                 try:
@@ -158,7 +159,7 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
                     decision = None
             if decision is None:
                 # An index: a uniform choice, shrinking towards the first decision.
-                decision = legal[integer(0, len(legal) - 1)]
+                decision = choice(draws, legal)
             state = match.send(state, decision)
 
 

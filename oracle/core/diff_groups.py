@@ -147,11 +147,13 @@ def compare_all(engine: Engine, game: Game, configs: Sequence[Any], *, games: in
 
 def _shrunk_within(live: Callable[[Any], None], first: Divergence, choices: list[int],
                    seed: int, shrink: int, kind: tuple[str, str]) -> tuple[Divergence, int]:
-    """The game of ``choices`` shrunk by Hypothesis in at most ``shrink`` more games, a game
-    counting as failing only if it diverges in the same ``kind`` (another defect met on the
-    way is not this one): the smallest divergence found, and the games played."""
+    """The game of ``choices`` shrunk in at most ``shrink`` more games, as ``diff`` shrinks
+    its divergence (whole stretches of steps cut, the last decision lowered, then Hypothesis),
+    a game counting as failing only if it diverges in the same ``kind`` (another defect met on
+    the way is not this one): the smallest divergence found, and the games played."""
     from hypothesis.errors import Flaky
 
+    from hanamikoji.oracle.core.diff_draw import Overrun, ReplayedDraws, cut_steps, lower_last
     from hanamikoji.oracle.core.diff_draw import shrink as shrink_choices
 
     best = first
@@ -176,9 +178,28 @@ def _shrunk_within(live: Callable[[Any], None], first: Divergence, choices: list
                 best = stop.divergence
             raise _Stop(best) from None
 
+    def smaller(draws: ReplayedDraws) -> bool:
+        before = best
+        try:
+            test(draws)
+        except DivergenceFound:
+            return best is not before
+        except Overrun:  # it drew past the choices it was given: not that divergence
+            pass
+        return False
+
     try:
         with seed_only_draws():
-            shrink_choices(test, choices, seed, shrink + 1)
+            kept, start = choices, ReplayedDraws(choices)
+            try:
+                test(start)  # where its steps lie
+            except DivergenceFound:
+                start, _ = cut_steps(smaller, start, shrink // 4)
+                start, _ = lower_last(smaller, start, shrink // 4)
+                kept = start.choices
+            except Overrun:  # it no longer differs: Hypothesis says so (Flaky)
+                pass
+            shrink_choices(test, kept, seed, shrink + 1)
     except (DivergenceFound, _Stop, Flaky):
         pass
     return best, played

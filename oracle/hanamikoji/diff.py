@@ -93,8 +93,11 @@ def _deal(draws: Draws) -> Deal:
 
 
 def _target(draws: Draws) -> str:
-    """A marker row to end a round with, per geisha ``=`` (a tie, twice as often), 0 or 1."""
-    return "".join(choice(draws, "==01") for _ in range(C.NUM_GEISHA))
+    """A marker row to end a round with, per geisha ``=`` (a tie, twice as often), 0 or 1.
+    A won geisha comes first, so that a game shrinks towards rounds that decide geisha (and
+    end the game sooner): a round of ties keeps the markers of the rounds before it, so a
+    game that shrank towards ties needed all its rounds to reach the same end."""
+    return "".join(choice(draws, "01==") for _ in range(C.NUM_GEISHA))
 
 
 def _probe(draws: Draws) -> Decision:
