@@ -98,9 +98,9 @@ def test_a_shard_plays_the_same_games_whatever_its_process_did_before(
     sent: list[str] = []
     write_request = D.Engine.write_request  # every request goes through it
 
-    def tapped(engine, message):
+    def tapped(engine, message, *text):
         sent.append(json.dumps(message, sort_keys=True))
-        return write_request(engine, message)
+        return write_request(engine, message, *text)
 
     monkeypatch.setattr(D.Engine, "write_request", tapped)
     adapter = [sys.executable, "-m", "hanamikoji.oracle.core.adapter"]

@@ -120,9 +120,9 @@ def test_the_seeded_check_writes_its_thousand_requests_ahead_in_chunks(monkeypat
     writes: list[list[dict]] = []
     write_requests = Engine.write_requests
 
-    def tapped(engine, messages):
+    def tapped(engine, messages, *texts):
         writes.append(list(messages))
-        return write_requests(engine, messages)
+        return write_requests(engine, messages, *texts)
 
     monkeypatch.setattr(Engine, "write_requests", tapped)
     report = compare_engines(REFERENCE, games=1, timeout=T)

@@ -51,7 +51,8 @@ from hanamikoji.engine.hanamikoji.actions import (
     deal_json as deal_json,  # the codec's, written beside the decisions
     decision_json,
 )
-from hanamikoji.engine.hanamikoji.game import Phase, View
+from hanamikoji.engine.hanamikoji.game import (Phase, State, View, _round_decisions,
+                                              current_player, observed_turn)
 from hanamikoji.engine.hanamikoji.rules import Reason, Result
 
 
@@ -226,9 +227,9 @@ class ViewChanges(_core.ViewChanges):
     def __init__(self) -> None:
         super().__init__(view_json, _observe)
         self.last: Any = None  # the view before (or the state and player it was read from)
-        #: The log of the view before, for text_at: the history it was read from, its turns,
-        #: their texts, and the player who makes the next turn.
-        self.log: tuple[tuple[Any, ...], list[Any], tuple[str, ...], int] | None = None
+        #: The log of the view before, for text_at: the history it was read from, its last
+        #: offer and who made it, its turns' texts, and the player who makes the next turn.
+        self.log: tuple[tuple[Any, ...], Any, tuple[str, ...], int] | None = None
         #: The view before's parts in key order: their values, texts and (for a list) items'
         #: texts; None when the view before was written by the generic code.
         self.parts: tuple[list[Any], list[str], list[tuple[str, ...] | None]] | None = None
@@ -255,8 +256,6 @@ class ViewChanges(_core.ViewChanges):
         view is made, and the log is extended by the decisions since the state before rather
         than written again. Any other state, or a player not 0 or 1, goes through
         :meth:`text`."""
-        from .game import State, current_player
-
         if type(state) is not State or player not in (0, 1) or (
                 self.last is not None and self.parts is None):
             return self.text(_observe(state, player))
@@ -280,15 +279,15 @@ class ViewChanges(_core.ViewChanges):
         values = self.parts[0]
         append: list[str] = []
         change: list[str] = []
-        step = self._step
+        step, number = self._step, self._number
         value: Any = current_player(state)
         if value != values[0]:
             step(0, value, append, change)
         value = len(state.deck)
         if value != values[1]:
-            step(1, value, append, change)
+            number(1, value, change)
         if state.first_player != values[2]:
-            step(2, state.first_player, append, change)
+            number(2, state.first_player, change)
         if hands[player] is not values[3]:
             step(3, hands[player], append, change)
         if log is not values[4]:
@@ -297,23 +296,23 @@ class ViewChanges(_core.ViewChanges):
             step(5, state.markers, append, change)
         value = C.size(hands[other])
         if value != values[6]:
-            step(6, value, append, change)
+            number(6, value, change)
         value = C.size(secrets[other])
         if value != values[7]:
-            step(7, value, append, change)
+            number(7, value, change)
         value = C.size(trade_offs[other])
         if value != values[8]:
-            step(8, value, append, change)
+            number(8, value, change)
         if state.pending is not values[9]:
             step(9, state.pending, append, change)
         if state.phase is not values[10]:
             step(10, state.phase, append, change)
         if player != values[11]:
-            step(11, player, append, change)
+            number(11, player, change)
         if state.result is not values[12]:
             step(12, state.result, append, change)
         if state.round != values[13]:
-            step(13, state.round, append, change)
+            number(13, state.round, change)
         if state.scores is not values[14]:
             step(14, state.scores, append, change)
         if secrets[player] is not values[15]:
@@ -323,13 +322,20 @@ class ViewChanges(_core.ViewChanges):
         if trade_offs[player] is not values[17]:
             step(17, trade_offs[player], append, change)
         if state.turn != values[18]:
-            step(18, state.turn, append, change)
+            number(18, state.turn, change)
         if state.used is not values[19]:
             step(19, state.used, append, change)
         if state.rules.name is not values[20]:
             step(20, state.rules.name, append, change)
         self.last = (state, player)
         return _core.changes_text(append, [], change)
+
+    def _number(self, index: int, value: int, change: list[str]) -> None:
+        """Key ``index``, a number, now holds ``value``, another number: its text changed."""
+        values, texts, _ = self.parts  # type: ignore[misc]
+        values[index] = value
+        texts[index] = text = str(value)
+        change.append(f'"{_VIEW_KEYS[index]}":{text}')
 
     def _step(self, index: int, value: Any, append: list[str], change: list[str]) -> None:
         """Key ``index`` now holds ``value``, not the value before: its text, added to
@@ -353,8 +359,6 @@ class ViewChanges(_core.ViewChanges):
         :func:`~.game.observe` makes it: the turns of the round's decisions, a pick written
         into the offer it answers; extended from the state before when ``state`` follows it
         in the same round (the same tuple when nothing was added)."""
-        from .game import Phase, _round_decisions, observed_turn
-
         if state.phase is Phase.DEAL:
             self.log = None
             return ()
@@ -363,23 +367,21 @@ class ViewChanges(_core.ViewChanges):
         if known is not None and len(history) >= len(known[0]) and \
                 history[:len(known[0])] == known[0] and \
                 not any(isinstance(d, Deal) for d in history[len(known[0]):]):
-            _, turns, items, mover = known
+            _, offer, items, mover = known
             new = history[len(known[0]):]
             if not new:
                 return items
-            turns = list(turns)
         else:
-            new, turns, items, mover = _round_decisions(history), [], (), state.starter
+            new, offer, items, mover = _round_decisions(history), None, (), state.starter
         for decision in new:
             if isinstance(decision, (GiftPick, CompetitionPick)):
-                pick = decision.card if isinstance(decision, GiftPick) else decision.pair
-                turns[-1] = attrs.evolve(turns[-1], pick=pick)
-                items = (*items[:-1], _part(_LOG, turns[-1], _log_entry))
+                assert offer is not None  # a pick answers the offer before it (TURN-3)
+                items = (*items[:-1], _turn_text(offer[0], offer[1], player, decision))
             else:
-                turns.append(observed_turn(decision, mover, player))
-                items = (*items, _part(_LOG, turns[-1], _log_entry))
+                offer = (decision, mover)
+                items = (*items, _turn_text(decision, mover, player, None))
                 mover = 1 - mover
-        self.log = (history, turns, items, mover)
+        self.log = (history, offer, items, mover)
         return items
 
     def _fast(self, values: tuple[Any, ...], texts_of: tuple[Any, ...]) -> str:
@@ -407,6 +409,28 @@ class ViewChanges(_core.ViewChanges):
                 change.append(f'"{_VIEW_KEYS[index]}":{text}')
         self.parts = (list(values), texts, items)
         return _core.changes_text(append, [], change)
+
+
+def _turn_text(action: Any, mover: int, player: int, pick: Any) -> str:
+    """The text of a turn of the log (:func:`_log_entry`): ``mover``'s ``action`` as ``player``
+    sees it (:func:`~.game.observed_turn`), answered by ``pick`` (None: not yet). Kept by the
+    decision objects themselves (with them, so that their ``id`` names no other), which an
+    engine that makes each decision once shares from game to game."""
+    key = (id(action), mover, player, id(pick))
+    kept = _TURNS.get(key)
+    if kept is not None and kept[0] is action and kept[1] is pick:
+        return kept[2]
+    turn = observed_turn(action, mover, player)
+    if pick is not None:
+        turn = attrs.evolve(turn, pick=pick.card if isinstance(pick, GiftPick) else pick.pair)
+    text = _part(_LOG, turn, _log_entry)
+    if len(_TURNS) >= 4 * _PARTS:
+        _TURNS.clear()
+    _TURNS[key] = (action, pick, text)
+    return text
+
+
+_TURNS: dict[tuple[int, int, int, int], tuple[Any, Any, str]] = {}
 
 
 def _listed(items: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:

@@ -28,6 +28,7 @@ from hanamikoji.oracle.core.protocol import (
     BATCH_PROTOCOL,
     CHANGES_PROTOCOL,
     GENERAL_PROTOCOL,
+    answer_text,
     batch_request,
     chance_request,
     dumps,
@@ -456,6 +457,15 @@ class DiffGame:
         of a game sent in batches and compared as text, whose views an adapter that declared
         protocol 4 gives as changes alone (step by step it gives each view whole too, and
         its changes are judged against it)."""
+        return list(self._step(state, scripted)[0])
+
+    def scripted_step(self, state: Any) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
+        """:meth:`step_requests` of a scripted game, and their JSON: the same objects and
+        texts at every step of a kind."""
+        return self._step(state, True)
+
+    def _step(self, state: Any,
+              scripted: bool) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
         players = self.game.players(state)
         changes = getattr(self.engine, "changes", False) and self.view_keys is None
         kind = (tuple(players), scripted and changes, not scripted and changes)
@@ -467,12 +477,10 @@ class DiffGame:
                 views = [{"op": "observe", "player": p} for p in players]
                 if changes:
                     views += [{"op": "view_changes", "player": p} for p in players]
-            made = _STEPS[kind] = (
-                {"op": "current_player"}, {"op": "legal_actions"}, *views, {"op": "result"})
-            from hanamikoji.oracle.core.diff_script import request_texts
-
-            request_texts(made)
-        return list(made)
+            requests = ({"op": "current_player"}, {"op": "legal_actions"}, *views,
+                        {"op": "result"})
+            made = _STEPS[kind] = (requests, tuple(map(json.dumps, requests)))
+        return made
 
     def step_texts(self, state: Any, scripted: bool = False) -> list[str] | None:
         """The reference's answers to :meth:`step_requests` as canonical JSON texts, or None
@@ -483,8 +491,6 @@ class DiffGame:
         reference's own views as they are); any other answer is judged part by part."""
         if self.view_keys is not None:
             return None
-        from hanamikoji.oracle.core.protocol import answer_text
-
         game = self.game
         players = game.players(state)
         if getattr(self.engine, "changes", False):
@@ -622,7 +628,7 @@ def _view_difference(expected: Any, got: dict[str, Any], got_normal: Any) -> str
 
 #: The requests of a step (:meth:`DiffGame.step_requests`), made once for each kind of step
 #: (its players, and which views it asks): the same objects every time, whose JSON is kept.
-_STEPS: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
+_STEPS: dict[tuple[Any, ...], tuple[tuple[dict[str, Any], ...], tuple[str, ...]]] = {}
 
 #: What :meth:`DiffGame.ask` returns for an answer line that is the reference's own answer.
 _SAME = object()

@@ -386,8 +386,9 @@ class Engine:
         channel.asked += len(messages) - 1
         channel.last = messages[-1]
 
-    def read_answer(self, message: dict[str, Any]) -> bytes:
-        """The answer line to ``message``, the last request :meth:`write_request` sent."""
+    def read_answer(self, message: dict[str, Any], decisions: int | None = None) -> bytes:
+        """The answer line to ``message``, the last request :meth:`write_request` sent;
+        ``decisions``: the decisions it sends, counted already (a batch's)."""
         assert self.process is not None
         channel = self._channel
         line = channel.answer(self.timeout)
@@ -406,12 +407,16 @@ class Engine:
                                          f"with a line longer than {LINE_LIMIT} bytes")
         if line is _EXTRA:  # the answer came before the request: a line nobody asked for
             raise self._extra_failure(channel)
-        self.counted(message)
+        self.counted(message, decisions)
         return line
 
-    def counted(self, message: dict[str, Any]) -> None:
-        """Count the answer to ``message``: an answer, and the decisions it applied."""
+    def counted(self, message: dict[str, Any], decisions: int | None = None) -> None:
+        """Count the answer to ``message``: an answer, and the decisions it applied
+        (``decisions``, when its sender counted them)."""
         self.answers += 1
+        if decisions is not None:
+            self.decisions += decisions
+            return
         op = message.get("op")
         if op in DECISION_OPS:
             self.decisions += 1

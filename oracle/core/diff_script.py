@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 from hanamikoji.engine.core.errors import GameError
+from hanamikoji.oracle.core.diff_engine import DECISION_OPS
 from hanamikoji.oracle.core.diff_report import _canonical
 from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, batch_request, decision_text,
                                               dumps, new_game_request)
@@ -74,12 +75,13 @@ class Pipeline:
         self.engine = engine  # a diff.Engine: write_request, read_answer
         self.done = done
         self.failures = failures  # what the engine raises when it fails: diff.EngineFailure
-        self.flight: tuple[dict[str, Any], list[Any], int, bool] | None = None
+        self.flight: tuple[dict[str, Any], list[Any], int, bool, int | None] | None = None
 
     def send(self, requests: list[dict[str, Any]], expected: list[Any], index: int,
-             last: bool, texts: list[str] | None = None) -> None:
+             last: bool, texts: list[str] | None = None, decisions: int | None = None) -> None:
         """Write a batch of game ``index`` (``last``: its last), once the one in flight is
-        answered; ``texts``: the requests' JSON, written already."""
+        answered; ``texts``: the requests' JSON, written already; ``decisions``: how many
+        decisions and chance outcomes it sends, counted already."""
         self.land()
         message = batch_request(requests)
         try:
@@ -87,17 +89,17 @@ class Pipeline:
                                       '{"op":"batch","requests":[' + ",".join(texts) + "]}")
         except self.failures as failure:
             raise Failed(index, failure) from None
-        self.flight = (message, expected, index, last)
+        self.flight = (message, expected, index, last, decisions)
 
     def land(self) -> None:
         """Read and judge the answer of the batch in flight, if any: :class:`Mismatch` or
         :class:`Failed` for its game."""
         if self.flight is None:
             return
-        message, expected, index, last = self.flight
+        message, expected, index, last, decisions = self.flight
         self.flight = None
         try:
-            line = self.engine.read_answer(message)
+            line = self.engine.read_answer(message, decisions)
         except self.failures as failure:
             raise Failed(index, failure) from None
         if not agrees(line, expected):
@@ -122,6 +124,7 @@ class ScriptedGame:
         self.index = index
         self.requests: list[dict[str, Any]] = []
         self.written: list[str] = []  # the requests' JSON
+        self.decisions = 0  # the decisions and chance outcomes among them (probes too)
         self.expected: list[Any] = []
         self.chars = 0
         #: Requests sent in earlier batches of this game.
@@ -146,12 +149,10 @@ class ScriptedGame:
 
     def _add(self, requests: list[dict[str, Any]], texts: Sequence[Any],
              written: Sequence[str] | None = None) -> None:
-        self.requests.extend(requests)
-        self.written.extend(written if written is not None else map(_request_text, requests))
-        self.expected.extend(texts)
-        for text in texts:
-            if type(text) is str:
-                self.chars += len(text)
+        self.requests += requests
+        self.written += written if written is not None else map(_request_text, requests)
+        self.expected += texts
+        self.chars += sum([len(text) for text in texts if type(text) is str])
         if self.chars >= BATCH_CHARS:
             self.flush(last=False)
 
@@ -161,7 +162,8 @@ class ScriptedGame:
             return
         texts = self.match.step_texts(state, scripted=True)
         assert texts is not None  # whole views: start() saw to it
-        self._add(self.match.step_requests(state, scripted=True), texts)
+        requests, written = self.match.scripted_step(state)
+        self._add(requests, texts, written)
 
     def send(self, state: Any, decision: Any) -> Any:
         match = self.match
@@ -170,6 +172,7 @@ class ScriptedGame:
         after = match.game.apply(state, decision)
         request = match.request_for(state, decision)
         op = request["op"]
+        self.decisions += op in DECISION_OPS
         if op == "apply" or op == "chance" and "outcome" in request:
             # the decision's JSON, as written for the legal decisions (once per decision)
             field = "decision" if op == "apply" else "outcome"
@@ -187,7 +190,9 @@ class ScriptedGame:
         try:
             match.game.apply(state, decision)
         except GameError:
-            self._add([match.request_for(state, decision)], (REFUSED,))
+            request = match.request_for(state, decision)
+            self.decisions += request.get("op") in DECISION_OPS
+            self._add([request], (REFUSED,))
 
     def flush(self, last: bool = True) -> None:
         """Send the requests written down since the last batch, in one batch (the answer is
@@ -195,9 +200,10 @@ class ScriptedGame:
         if self.live:
             return
         requests, expected, written = self.requests, self.expected, self.written
+        decisions, self.decisions = self.decisions, 0
         self.requests, self.expected, self.written, self.chars = [], [], [], 0
         self.sent += len(requests)
-        self.pipeline.send(requests, expected, self.index, last, written)
+        self.pipeline.send(requests, expected, self.index, last, written, decisions)
         if not last:  # kept while the game goes on: a later batch is judged from them
             self.batches.append((requests, expected))
 
@@ -294,24 +300,8 @@ def _same_answer(match: Any, views: _Views, request: dict[str, Any], text: Any,
                for key, value in expected.items())
 
 
-#: The JSON of requests that are the same object every time (a step's, from
-#: :meth:`~.diff.DiffGame.step_requests`), by that object, kept with it.
-_REQUEST_TEXTS: dict[int, tuple[dict[str, Any], str]] = {}
-
-
 def _request_text(request: dict[str, Any]) -> str:
-    kept = _REQUEST_TEXTS.get(id(request))
-    if kept is not None and kept[0] is request:
-        return kept[1]
     return json.dumps(request)
-
-
-def request_texts(requests: Sequence[dict[str, Any]]) -> None:
-    """Keep the JSON of ``requests``, objects made once and sent again and again."""
-    for request in requests:
-        if len(_REQUEST_TEXTS) >= 4096:
-            _REQUEST_TEXTS.clear()
-        _REQUEST_TEXTS[id(request)] = (request, json.dumps(request))
 
 
 _DECODER = json.JSONDecoder()

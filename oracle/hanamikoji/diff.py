@@ -5,6 +5,8 @@ through :data:`EXTENSION`, this game's diff hooks."""
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any, Callable, Sequence
 
 from hanamikoji.oracle.core.diff import (DiffExtension, DiffGame, Divergence, Engine, check_seeded)
@@ -100,6 +102,22 @@ def _target(draws: Draws) -> str:
     return "".join(choice(draws, "01==") for _ in range(C.NUM_GEISHA))
 
 
+@functools.lru_cache(maxsize=4096)
+def _planned_round(markers: tuple[Any, ...], target: str,
+                   starter: int) -> tuple[Deal, tuple[Decision, ...]]:
+    """The deal and decisions of a round that ends with the marker row ``target`` from
+    ``markers``, ``starter`` first: a function of those alone, kept (a campaign meets each of
+    the few thousand targets again and again; the decisions are immutable)."""
+    from hanamikoji.engine.hanamikoji.construct import round_for_sides
+    from hanamikoji.oracle.hanamikoji.vectors import IntentError, sides_for
+
+    try:
+        sides = sides_for(markers, target)
+    except IntentError:  # one player wins and the other nothing: every geisha ties
+        sides = sides_for(markers, "=" * C.NUM_GEISHA)
+    return round_for_sides(*sides, starter=starter)
+
+
 def _probe(draws: Draws) -> Decision:
     """A decision of any kind on any cards, most of them forbidden where they are offered."""
     integer = draws.integer
@@ -134,9 +152,6 @@ def play_drawn(draws: Draws, match_for: Callable[[Any, int], Any],
                variants: tuple[Rules, ...]) -> None:
     """One Hanamikoji game, its choices from ``draws``, compared at every step by the match
     ``match_for(rules, first_player)`` makes."""
-    from hanamikoji.engine.hanamikoji.construct import round_for_sides
-    from hanamikoji.oracle.hanamikoji.vectors import IntentError, sides_for
-
     integer = draws.integer
     rules = choice(draws, variants)
     first = integer(0, 1)
@@ -161,12 +176,8 @@ def play_drawn(draws: Draws, match_for: Callable[[Any, int], Any],
                     game.probe(state, Deal(bad.removed, bad.hands, (bad.removed,) + bad.draws[1:]))
                 deal: Deal | None = None
                 if planned:
-                    target = _target(draws)
-                    try:
-                        sides = sides_for(state.markers, target)
-                    except IntentError:  # one player wins and the other nothing: every geisha ties
-                        sides = sides_for(state.markers, "=" * C.NUM_GEISHA)
-                    deal, decisions = round_for_sides(*sides, starter=state.starter)
+                    deal, decisions = _planned_round(state.markers, _target(draws),
+                                                     state.starter)
                     plan = list(decisions)
                 if deal is None:
                     deal = _deal(draws)

@@ -184,9 +184,13 @@ def sides_for(before: Markers, target: str) -> tuple[C.Cards, C.Cards]:
                  if (want == "=" and a == b) or (want == "0" and a > b) or (want == "1" and b > a)]
         options.append(sorted(pairs, key=lambda p: (p[0] + p[1], p)))
 
+    failed: set[tuple[int, int, int]] = set()  # the searches that found nothing
+
     def search(g: int, a_left: int, b_left: int) -> list[tuple[int, int]] | None:
         if g == C.NUM_GEISHA:
             return [] if a_left == b_left == 0 else None
+        if (g, a_left, b_left) in failed:
+            return None
         room = sum(C.FULL_DECK[g:])
         if a_left + b_left > room:
             return None
@@ -195,6 +199,7 @@ def sides_for(before: Markers, target: str) -> tuple[C.Cards, C.Cards]:
                 rest = search(g + 1, a_left - a, b_left - b)
                 if rest is not None:
                     return [(a, b)] + rest
+        failed.add((g, a_left, b_left))
         return None
 
     found = search(0, 8, 8)
