@@ -470,24 +470,44 @@ def _diff_cpu(ctx: Context, games: int, adapter: list[str]) -> tuple[float, floa
     return best
 
 
+#: ``diff-speed``'s campaign rate: the games of its shorter and its longer run, whose
+#: difference in time is what the games between them cost (start-up left out), for the default
+#: game and for another.
+_DIFF_RATE_GAMES = {True: (100, 600), False: (2, 22)}
+
+
 def bench_diff_speed(ctx: Context) -> list[dict[str, Any]]:
-    """``diff`` at campaign length against the reference adapter, one worker: games per
-    second of a long run (whole process; with ``--baseline``, also over the baseline's), and
-    the CPU of one game in the harness against that in the adapter, the difference between two
-    runs of different lengths (start-up and the seeded check cancel out)."""
+    """``diff`` against the reference adapter, one worker: games per second of a whole run of
+    a few hundred games (start-up included); games per second at campaign length, from two
+    runs of different lengths (start-up and the seeded-chance check, paid once a campaign,
+    cancel out; with ``--baseline``, also over the baseline's: the target); and the CPU of one
+    game in the harness against that in the adapter, by the same difference."""
     from hanamikoji.engine.core.registry import DEFAULT, get
 
-    long, short, longer = _DIFF_SPEED_GAMES[get(ctx.game).name == DEFAULT]
+    default = get(ctx.game).name == DEFAULT
+    long, short, longer = _DIFF_SPEED_GAMES[default]
     adapter = [ctx.python, "-m", adapter_module(ctx.python)]
-    seconds, out = _timed(ctx, _command("diff", *_game(ctx), "--games", str(long), "--seed", "0",
-                                        "--timeout", "600", "--json", "--", *adapter,
-                                        python=ctx.python))
+
+    def diff(games: int) -> list[str]:
+        return _command("diff", *_game(ctx), "--games", str(games), "--seed", "0", "--timeout",
+                        "600", "--json", "--", *adapter, python=ctx.python)
+
+    seconds, out = _timed(ctx, diff(long))
     if json.loads(out)["status"] != "agree":
         raise RuntimeError(f"diff found a divergence in the reference: {out[:200]}")
     rows: list[dict[str, Any]] = [{
         "figure": f"diff --games {long}, the reference adapter, one worker",
         "value": round(long / seconds, 2), "unit": "games/s (whole process)", "target": None,
-        "seconds": round(seconds, 2), "over_baseline": "diff-speedup"}]
+        "seconds": round(seconds, 2)}]
+    first, last = _DIFF_RATE_GAMES[default]
+    timed = _interleaved(ctx, {"first": diff(first), "last": diff(last)})
+    rate = (last - first) / (timed["last"] - timed["first"])
+    rows.append({
+        "figure": f"diff at campaign length, the reference adapter, one worker: games "
+                  f"{first + 1} to {last}",
+        "value": round(rate, 2), "unit": "games/s (start-up left out)", "target": None,
+        "seconds": f"{timed['last']:.2f} - {timed['first']:.2f}",
+        "over_baseline": "diff-speedup"})
     (total_1, adapter_1), (total_2, adapter_2) = (_diff_cpu(ctx, short, adapter),
                                                   _diff_cpu(ctx, longer, adapter))
     games = longer - short

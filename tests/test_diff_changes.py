@@ -192,3 +192,24 @@ def test_answers_right_but_written_another_way_agree(tmp_path, protocol, game, g
                              shrink=0, timeout=T, game=get(game))
     assert report.divergence is None, report.divergence and report.divergence.message
     assert report.games == games
+
+
+def test_the_documented_session_is_what_the_reference_adapter_answers():
+    """docs/oracle.md's view_changes session, replayed on the reference adapter: the same
+    answers, byte for byte; its changes rebuild the views observe gives."""
+    doc = (ROOT / "docs" / "oracle.md").read_text()
+    block = doc.split("<!-- view-changes-session -->\n```text\n", 1)[1].split("```", 1)[0]
+    lines = block.splitlines()
+    requests = [line[2:] for line in lines if line.startswith("> ")]
+    answers = [line[2:] for line in lines if line.startswith("< ")]
+    assert len(requests) == len(answers) > 4
+    adapter = Adapter(protocol=4)
+    assert [adapter.answer_line(r) for r in requests] == answers
+    view = None
+    replay = Adapter(protocol=4)
+    for request, answer in zip(requests, answers):
+        replay.answer_line(request)
+        if json.loads(request)["op"] == "view_changes":
+            view = apply_view_changes(view, json.loads(answer)["view_changes"])
+            observed = replay.answer(dumps({"op": "observe", "player": 0}))["view"]
+            assert dumps(view) == dumps(observed)

@@ -99,23 +99,23 @@ class ViewChanges(core.ViewChanges):
                 (self.last is not None and (self.parts is None or type(self.last) is not tuple)):
             return self.text(observe(state, player))
         before = self.parts
-        parts: dict[str, tuple[Any, ...]] = {}
+        parts: dict[str, tuple[Any, ...]] = dict(before) if before is not None else {}
         append: list[str] = []
         change: list[str] = []
-        for key, source_of, json_of in _STATE_PARTS:
-            source = source_of(state, player)
+        for key, source, json_of in zip(_STATE_KEYS, _sources(state, player), _STATE_JSON):
             old = None if before is None else before[key]
             if old is not None and (old[0] is source or old[0] == source):
-                parts[key] = old
                 continue
             value: Any = None
             if key == "log":
                 text, items = _listed(self._log_items(_log(state, player)))
             elif key == "maiko_boards":
                 text, items = _listed(tuple(map(_board_text, state.boards)))
+            elif key == "board":  # as many spaces always: never appended to
+                text, items = _board_text_at(state), None
             else:
                 value = json_of(state, player)
-                text, items = dumps(value), None
+                text, items = _text(value), None
             parts[key] = (source, text, items, value)
             if old is None:
                 change.append(f'"{key}":{text}')
@@ -153,36 +153,68 @@ def _listed(items: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     return "[" + ",".join(items) + "]", items
 
 
-def _board(state: State, player: int) -> list[str]:
+def _text(value: Any) -> str:
+    """``dumps(value)``, a number or null without the encoder."""
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if value is None:
+        return "null"
+    return dumps(value)
+
+
+def _board_text_at(state: State) -> str:
+    """The text of the board of ``state``'s views (:func:`.view.view_to_json`): each space
+    ``"down"``, ``"empty"`` or its tile's name, from the texts of the layout's names, kept for
+    the last layouts met."""
     layout = state.layout
-    return ["down" if v == DOWN else "empty" if v == EMPTY else tile_name(layout[s])
-            for s, v in enumerate(state.spaces)]
+    kept = _LAYOUT_NAMES.get(id(layout))
+    if kept is None or kept[0] is not layout:
+        if len(_LAYOUT_NAMES) >= 64:
+            _LAYOUT_NAMES.clear()
+        kept = _LAYOUT_NAMES[id(layout)] = (layout, tuple(dumps(tile_name(t)) for t in layout))
+    names = kept[1]
+    return "[" + ",".join([_DOWN if v == DOWN else _EMPTY if v == EMPTY else names[s]
+                           for s, v in enumerate(state.spaces)]) + "]"
 
 
-#: A view's keys in their JSON order, each with what it is made of in a state (compared with
-#: the state before's by identity, then ``==``) and its JSON, as :func:`.view.observe` and
-#: :func:`.view.view_to_json` make it (the log and the maiko boards are written by
-#: :meth:`ViewChanges.text_at` itself). ``tests/test_diff_changes.py`` checks the texts.
-_STATE_PARTS: tuple[tuple[str, Any, Any], ...] = (
-    ("board", lambda s, p: (s.spaces, s.layout), _board),
-    ("box", lambda s, p: s.config, lambda s, p: [tile_name(t) for t in s.config.box]),
-    ("current_player", lambda s, p: current_player(s), lambda s, p: current_player(s)),
-    ("discarded", lambda s, p: s.discarded, lambda s, p: [tile_name(t) for t in s.discarded]),
-    ("end_triggered_by", lambda s, p: s.triggered_by, lambda s, p: s.triggered_by),
-    ("first_player", lambda s, p: s.first_player, lambda s, p: s.first_player),
-    ("log", lambda s, p: s.steps, None),
-    ("looks", lambda s, p: s.looks, lambda s, p: list(s.looks)),
-    ("maiko_boards", lambda s, p: s.boards, None),
-    ("options", lambda s, p: s.config, lambda s, p: options_of(s.config)),
-    ("pending", lambda s, p: s.pending, lambda s, p: s.pending),
-    ("phase", lambda s, p: s.phase, lambda s, p: s.phase.value),
-    ("player", lambda s, p: p, lambda s, p: p),
-    ("result", lambda s, p: s.result,
-     lambda s, p: None if s.result is None else result_to_json(s.result)),
-    ("row_discard", lambda s, p: (s.sweep_row, s.sweep_index),
+_DOWN, _EMPTY = dumps("down"), dumps("empty")
+_LAYOUT_NAMES: dict[int, tuple[Any, tuple[str, ...]]] = {}
+
+
+def _sources(s: State, p: int) -> tuple[Any, ...]:
+    """What each key of :data:`_STATE_PARTS` is made of in ``s``, in its order, in one call:
+    compared with the state before's by identity, then ``==``."""
+    return ((s.spaces, s.layout), s.config, current_player(s), s.discarded, s.triggered_by,
+            s.first_player, s.steps, s.looks, s.boards, s.config, s.pending, s.phase, p,
+            s.result, (s.sweep_row, s.sweep_index), (s.hands, s.pool, s.cards), s.turn,
+            s.visited)
+
+
+#: A view's keys in their JSON order, each with its JSON from a state and player, as
+#: :func:`.view.observe` and :func:`.view.view_to_json` make it (the board, the log and the
+#: maiko boards are written by :meth:`ViewChanges.text_at` itself).
+#: ``tests/test_diff_changes.py`` checks the texts.
+_STATE_PARTS: tuple[tuple[str, Any], ...] = (
+    ("board", None),
+    ("box", lambda s, p: [tile_name(t) for t in s.config.box]),
+    ("current_player", lambda s, p: current_player(s)),
+    ("discarded", lambda s, p: [tile_name(t) for t in s.discarded]),
+    ("end_triggered_by", lambda s, p: s.triggered_by),
+    ("first_player", lambda s, p: s.first_player),
+    ("log", None),
+    ("looks", lambda s, p: list(s.looks)),
+    ("maiko_boards", None),
+    ("options", lambda s, p: options_of(s.config)),
+    ("pending", lambda s, p: s.pending),
+    ("phase", lambda s, p: s.phase.value),
+    ("player", lambda s, p: p),
+    ("result", lambda s, p: None if s.result is None else result_to_json(s.result)),
+    ("row_discard",
      lambda s, p: None if s.sweep_row is None else {"row": s.sweep_row, "next": s.sweep_index}),
-    ("tokens", lambda s, p: (s.hands, s.pool, s.cards),
-     lambda s, p: {"hands": list(s.hands), "pool": s.pool, "tutor_cards": list(s.cards)}),
-    ("turn", lambda s, p: s.turn, lambda s, p: s.turn),
-    ("visited", lambda s, p: s.visited, lambda s, p: s.visited),
+    ("tokens", lambda s, p: {"hands": list(s.hands), "pool": s.pool, "tutor_cards": list(s.cards)}),
+    ("turn", lambda s, p: s.turn),
+    ("visited", lambda s, p: s.visited),
 )
+_STATE_KEYS = tuple(key for key, _ in _STATE_PARTS)
+_STATE_JSON = tuple(json_of for _, json_of in _STATE_PARTS)

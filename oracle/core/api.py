@@ -94,25 +94,26 @@ def _python_engine(adapter: Any, timeout: float) -> Any:
                 self.running = True
                 self.starts += 1
                 self.answers = 0
-                self.general = self.batched = False
+                self.general = self.batched = self.changes = False
 
         def launch(self) -> None:
             self.ensure_started()
 
-        def write_request(self, message: dict[str, Any]) -> None:
-            """Answer ``message`` at once, the answer kept for :meth:`read_answer` (the harness
-            may write the next request before it reads: its answers come in order)."""
+        def write_request(self, message: dict[str, Any], text: str | None = None) -> None:
+            """Answer ``message`` (``text``: its JSON, written already) at once, the answer
+            kept for :meth:`read_answer` (the harness may write the next request before it
+            reads: its answers come in order)."""
             self.ensure_started()
             try:
-                line = self.adapter.answer_line(json.dumps(message))
+                line = self.adapter.answer_line(json.dumps(message) if text is None else text)
             except Exception as error:  # whatever the engine does is judged, never our crash
                 raise EngineFailure("crash", f"the engine raised {type(error).__name__}: "
                                              f"{error} on {_short(message)}") from None
             self.pending.append((line.rstrip("\n") + "\n").encode("utf-8"))
 
-        def read_answer(self, message: dict[str, Any]) -> bytes:
+        def read_answer(self, message: dict[str, Any], decisions: int | None = None) -> bytes:
             line = self.pending.popleft()
-            self.counted(message)
+            self.counted(message, decisions)
             return line
 
         def settle(self) -> None:

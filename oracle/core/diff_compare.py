@@ -477,8 +477,8 @@ class DiffGame:
                 views = [{"op": "observe", "player": p} for p in players]
                 if changes:
                     views += [{"op": "view_changes", "player": p} for p in players]
-            requests = ({"op": "current_player"}, {"op": "legal_actions"}, *views,
-                        {"op": "result"})
+            requests: tuple[dict[str, Any], ...] = (
+                {"op": "current_player"}, {"op": "legal_actions"}, *views, {"op": "result"})
             made = _STEPS[kind] = (requests, tuple(map(json.dumps, requests)))
         return made
 
