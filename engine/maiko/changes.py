@@ -7,6 +7,7 @@ generic code's."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
@@ -111,8 +112,10 @@ class ViewChanges(core.ViewChanges):
                 text, items = _listed(self._log_items(_log(state, player)))
             elif key == "maiko_boards":
                 text, items = _listed(tuple(map(_board_text, state.boards)))
-            elif key == "board":  # as many spaces always: never appended to
+            elif key == "board":  # as many spaces once laid out: appended to only then
                 text, items = _board_text_at(state), None
+                if old is not None and old[1] == "[]" and text != "[]":  # laid out now
+                    items, old = tuple(map(dumps, json.loads(text))), (*old[:2], (), None)
             else:
                 value = json_of(state, player)
                 text, items = _text(value), None
