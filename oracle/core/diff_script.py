@@ -28,8 +28,11 @@ from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, batch_request, deci
                                               dumps, new_game_request)
 
 #: A game's requests are sent once the reference's answers to them reach this many characters
-#: (a long game is sent in several batches, each far below the harness's line limit).
-BATCH_CHARS = 1 << 20
+#: (64 KiB, a pipe's capacity: an answer line about that long is written whole while the
+#: harness writes down the next batch). A long game goes in several batches, so the harness and
+#: the adapter take turns on parts of a game rather than on whole games, whose lengths differ
+#: (a Maiko game lasts a hundred steps or five hundred): neither waits long for the other.
+BATCH_CHARS = 1 << 16
 
 
 class Mismatch(Exception):
