@@ -110,15 +110,25 @@ class ViewChanges(core.ViewChanges):
             value: Any = None
             if key == "log":
                 text, items = _listed(self._log_items(_log(state, player)))
-            elif key == "maiko_boards":
-                text, items = _listed(tuple(map(_board_text, state.boards)))
-            elif key == "board":  # as many spaces once laid out: appended to only then
-                text, items = _board_text_at(state), None
-                if old is not None and old[1] == "[]" and text != "[]":  # laid out now
-                    items, old = tuple(map(dumps, json.loads(text))), (*old[:2], (), None)
             else:
-                value = json_of(state, player)
-                text, items = _text(value), None
+                # Every key but the log and the player is the state's alone, the same for
+                # every player: the players' views of a step write it once.
+                last = _LAST.get(key)
+                if last is not None and (last[0] is source or last[0] == source):
+                    _, text, items, value = last
+                else:
+                    if key == "maiko_boards":
+                        text, items = _listed(tuple(map(_board_text, state.boards)))
+                    elif key == "board":
+                        text, items = _board_text_at(state), None
+                    else:
+                        value = json_of(state, player)
+                        text, items = _text(value), None
+                    if key != "player":
+                        _LAST[key] = (source, text, items, value)
+                if key == "board" and old is not None and old[1] == "[]" and text != "[]":
+                    # laid out now (as many spaces from then on: never appended to again)
+                    items, old = tuple(map(dumps, json.loads(text))), (*old[:2], (), None)
             parts[key] = (source, text, items, value)
             if old is None:
                 change.append(f'"{key}":{text}')
@@ -182,6 +192,9 @@ def _board_text_at(state: State) -> str:
 
 
 _DOWN, _EMPTY = dumps("down"), dumps("empty")
+#: The last text written for each key but the log, with what it was made of: a function of
+#: that alone, so a text is written once for all the players' views of a step.
+_LAST: dict[str, tuple[Any, str, tuple[str, ...] | None, Any]] = {}
 _LAYOUT_NAMES: dict[int, tuple[Any, tuple[str, ...]]] = {}
 
 
