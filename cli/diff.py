@@ -158,12 +158,11 @@ def _campaign(args: argparse.Namespace) -> int:
     """``diff`` as a campaign: shards of ``--shard-size`` games on workers, merged in order."""
     from hanamikoji.campaign import Store, backend_for
     from hanamikoji.campaign import run as run_shards
-    from hanamikoji.oracle.core.diff_campaign import (SHARD, divergence_of, game_shards,
-                                                      shard_problem)
+    from hanamikoji.oracle.core.diff_campaign import divergence_of, game_shards, shard_problem
 
     argv = engine_command(args)
     game, configs = _game_and_configs(args)
-    size = args.shard_size or SHARD
+    size = args.shard_size or D.hooks(game).shard_size
     shards = game_shards(argv, game.name, configs, args.seed, args.timeout, args.shrink,
                          args.games, size)
     store = None

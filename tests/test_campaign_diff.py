@@ -199,3 +199,14 @@ def test_ctrl_c_keeps_the_finished_shards_and_stops_every_adapter(tmp_path):
             break
         assert time.monotonic() < deadline, f"adapters left running: {alive}"
         time.sleep(0.05)
+
+
+@pytest.mark.parametrize("game, size", [("hanamikoji", 500), ("maiko", 25)])
+def test_a_campaign_without_shard_size_takes_the_games_own(tmp_path, capsys, game, size):
+    """A shard starts its own adapter process: a Hanamikoji shard is 500 games (some 2 s of
+    work against the reference adapter), a Maiko shard 25 (a game lasts hundreds of steps)."""
+    folder = tmp_path / "camp"
+    argv = ["diff", "--game", game, "--games", "1", "--workers", "1", "--seed", "2", "--json",
+            "--resume", str(folder), "--", sys.executable, "-m", "hanamikoji.oracle.core.adapter"]
+    assert main(argv) == 0, capsys.readouterr()
+    assert json.loads((folder / "campaign.json").read_text())["shard_size"] == size

@@ -108,6 +108,7 @@ class ViewChanges(core.ViewChanges):
             if old is not None and (old[0] is source or old[0] == source):
                 continue
             value: Any = None
+            items: tuple[str, ...] | None
             if key == "log":
                 text, items = _listed(self._log_items(_log(state, player)))
             else:

@@ -24,8 +24,6 @@ from hanamikoji.oracle.core import diff as D
 if TYPE_CHECKING:
     from hanamikoji.campaign import Shard
 
-#: Games per shard when ``--shard-size`` is not given.
-SHARD = 25
 _TASK = "hanamikoji.oracle.core.diff_campaign:diff_shard"
 
 

@@ -45,6 +45,10 @@ class DiffExtension:
     """What ``diff`` can know of one game beyond its interface; the defaults serve any game. A
     game's own subclass is ``EXTENSION`` of ``hanamikoji.oracle.<game>.diff``."""
 
+    #: Games per shard of a campaign (``--workers``) when ``--shard-size`` is not given: a
+    #: shard starts its own adapter process, so a shard should be a second or two of games.
+    shard_size = 25
+
     def __init__(self, game: Game) -> None:
         self.game = game
 
@@ -165,6 +169,17 @@ class DiffGame:
         #: Protocol 4, a game played step by step: each player's view as the other engine's
         #: answers to ``view_changes`` make it, judged against the reference's view.
         self.rebuilt: dict[int, Any] = {}
+        self._legal: tuple[Any, Any] | None = None  # the last state asked and its decisions
+
+    def legal_actions(self, state: Any) -> Any:
+        """The reference's legal decisions at ``state``, made once for the step (its answer
+        is written, and a decision drawn from them)."""
+        last = self._legal
+        if last is not None and last[0] is state:
+            return last[1]
+        legal = self.game.legal_actions(state)
+        self._legal = (state, legal)
+        return legal
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
         message += _following(self.hooks, self.compared, request, reference, other)
@@ -504,7 +519,7 @@ class DiffGame:
         else:
             views = [f'{{"view":{view_text(game, game.observe(state, p))}}}' for p in players]
         return [answer_text("current_player", player_json(game.current_player(state))),
-                legal_actions_text(game, game.legal_actions(state)), *views,
+                legal_actions_text(game, self.legal_actions(state)), *views,
                 answer_text("result", game.record_result_json(state))]
 
     def batch(self, requests: list[dict[str, Any]],

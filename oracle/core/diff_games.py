@@ -123,12 +123,18 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
     first = integer(0, game.num_players(config) - 1)
     planned = plan is not None and integer(0, 1) == 0
     match = match_for(config, first)
+    # the match's, where it has them: the decisions it wrote at this step, not made again
+    legal_actions = getattr(match, "legal_actions", game.legal_actions)
     state = match.start()
     # Decisions legal somewhere earlier in this game, each once: the probes. The first and the
     # last few of each legal list are kept (a game lists its kinds of decision in an order of
     # its own: Maiko's flips come first and its tutor visits last).
     seen: list[Any] = []
     known: set[Any] = set()
+    # The decision objects met so far, by identity (an engine that makes each decision once
+    # offers the same object again and again: it is known without being hashed), each kept so
+    # that its id names no other object meanwhile.
+    met: dict[int, Any] = {}
     bound = game.max_decisions(config) or MAX_DECISIONS
     for _ in range(bound + 1):
         with draws.step():  # a step is one unit to Hypothesis's shrinker
@@ -139,10 +145,13 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
                 seed = integer(0, 2 ** 32 - 1)
                 state = match.send(state, game.sample_chance(state, random.Random(seed)))
                 continue
-            legal = game.legal_actions(state)
+            legal = legal_actions(state)
             if seen and integer(0, 3) == 0:
                 match.probe(state, choice(draws, seen))
             for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
+                if met.get(id(decision)) is decision:
+                    continue
+                met[id(decision)] = decision
                 key = decision  # its own key when it can be one, else its JSON text
                 try:
                     new = key not in known

@@ -159,6 +159,9 @@ class ScriptedGame:
         if self.chars >= BATCH_CHARS:
             self.flush(last=False)
 
+    def legal_actions(self, state: Any) -> Any:
+        return self.match.legal_actions(state)
+
     def compare(self, state: Any) -> None:
         if self.live:
             self.match.compare(state)
