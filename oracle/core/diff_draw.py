@@ -264,6 +264,27 @@ def permutation(draws: Draws, items: Sequence[T]) -> list[T]:
 _KEY = b"diff-found"
 
 
+def shrink_in_stages(test: Callable[[Draws], None], smaller: Callable[[ReplayedDraws], bool],
+                     choices: Sequence[int], seed: int, budget: int,
+                     differs: type[BaseException]) -> None:
+    """``diff``'s shrinking of the game of ``choices``: replayed once (where its steps lie),
+    whole stretches of steps cut (:func:`cut_steps`) and the last decision lowered
+    (:func:`lower_last`) in at most a quarter of ``budget`` games each, then Hypothesis
+    (:func:`shrink`) from what is left. ``test`` plays a game and raises ``differs`` when it
+    shows the divergence; ``smaller``, whether a game shows a smaller one. What ``test`` and
+    Hypothesis raise comes through."""
+    kept, start = choices, ReplayedDraws(choices)
+    try:
+        test(start)  # where its steps lie
+    except differs:
+        start, _ = cut_steps(smaller, start, budget // 4)
+        start, _ = lower_last(smaller, start, budget // 4)
+        kept = start.choices
+    except Overrun:  # it no longer differs: Hypothesis says so (Flaky)
+        pass
+    shrink(test, kept, seed, budget + 1)
+
+
 def shrink(test: Callable[[Draws], None], choices: Sequence[int], seed: int,
            examples: int) -> None:
     """Hypothesis replays ``choices`` through ``test`` (which raises on a divergence) and

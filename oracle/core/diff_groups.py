@@ -153,8 +153,7 @@ def _shrunk_within(live: Callable[[Any], None], first: Divergence, choices: list
     the way is not this one): the smallest divergence found, and the games played."""
     from hypothesis.errors import Flaky
 
-    from hanamikoji.oracle.core.diff_draw import Overrun, ReplayedDraws, cut_steps, lower_last
-    from hanamikoji.oracle.core.diff_draw import shrink as shrink_choices
+    from hanamikoji.oracle.core.diff_draw import Overrun, ReplayedDraws, shrink_in_stages
 
     best = first
     played = 0
@@ -190,16 +189,7 @@ def _shrunk_within(live: Callable[[Any], None], first: Divergence, choices: list
 
     try:
         with seed_only_draws():
-            kept, start = choices, ReplayedDraws(choices)
-            try:
-                test(start)  # where its steps lie
-            except DivergenceFound:
-                start, _ = cut_steps(smaller, start, shrink // 4)
-                start, _ = lower_last(smaller, start, shrink // 4)
-                kept = start.choices
-            except Overrun:  # it no longer differs: Hypothesis says so (Flaky)
-                pass
-            shrink_choices(test, kept, seed, shrink + 1)
+            shrink_in_stages(test, smaller, choices, seed, shrink, DivergenceFound)
     except (DivergenceFound, _Stop, Flaky):
         pass
     return best, played
