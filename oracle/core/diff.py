@@ -348,7 +348,7 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
     games played."""
     from hypothesis.errors import Flaky
 
-    from hanamikoji.oracle.core.diff_draw import Overrun, ReplayedDraws, shrink_in_stages
+    from hanamikoji.oracle.core.diff_draw import shrink_in_stages
 
     best = first
     played = 0
@@ -372,21 +372,11 @@ def _shrunk(live: Callable[[Any], None], first: Divergence, choices: list[int], 
             if progress is not None:
                 progress("shrinking", played, shrink, engine.decisions)
 
-    def smaller(draws: ReplayedDraws) -> bool:
-        before = best
-        try:
-            test(draws)
-        except DivergenceFound:
-            return best is not before
-        except Overrun:  # it drew past the choices it was given: not that divergence
-            pass
-        return False
-
     hung = False
     divergence = best
     try:
         with seed_only_draws():
-            shrink_in_stages(test, smaller, choices, seed, shrink, DivergenceFound)
+            shrink_in_stages(test, lambda: best, choices, seed, shrink, DivergenceFound)
     except DivergenceFound as found:
         divergence = found.divergence
     except _Stop as stop:

@@ -264,15 +264,25 @@ def permutation(draws: Draws, items: Sequence[T]) -> list[T]:
 _KEY = b"diff-found"
 
 
-def shrink_in_stages(test: Callable[[Draws], None], smaller: Callable[[ReplayedDraws], bool],
+def shrink_in_stages(test: Callable[[Draws], None], best: Callable[[], Any],
                      choices: Sequence[int], seed: int, budget: int,
                      differs: type[BaseException]) -> None:
     """``diff``'s shrinking of the game of ``choices``: replayed once (where its steps lie),
     whole stretches of steps cut (:func:`cut_steps`) and the last decision lowered
     (:func:`lower_last`) in at most a quarter of ``budget`` games each, then Hypothesis
     (:func:`shrink`) from what is left. ``test`` plays a game and raises ``differs`` when it
-    shows the divergence; ``smaller``, whether a game shows a smaller one. What ``test`` and
-    Hypothesis raise comes through."""
+    shows the divergence, keeping the smallest found, which ``best()`` gives: a game is
+    smaller when it changes it. What ``test`` and Hypothesis raise comes through."""
+    def smaller(draws: ReplayedDraws) -> bool:
+        before = best()
+        try:
+            test(draws)
+        except differs:
+            return best() is not before
+        except Overrun:  # it drew past the choices it was given: not that divergence
+            pass
+        return False
+
     kept, start = choices, ReplayedDraws(choices)
     try:
         test(start)  # where its steps lie

@@ -153,7 +153,7 @@ def _shrunk_within(live: Callable[[Any], None], first: Divergence, choices: list
     the way is not this one): the smallest divergence found, and the games played."""
     from hypothesis.errors import Flaky
 
-    from hanamikoji.oracle.core.diff_draw import Overrun, ReplayedDraws, shrink_in_stages
+    from hanamikoji.oracle.core.diff_draw import shrink_in_stages
 
     best = first
     played = 0
@@ -177,19 +177,9 @@ def _shrunk_within(live: Callable[[Any], None], first: Divergence, choices: list
                 best = stop.divergence
             raise _Stop(best) from None
 
-    def smaller(draws: ReplayedDraws) -> bool:
-        before = best
-        try:
-            test(draws)
-        except DivergenceFound:
-            return best is not before
-        except Overrun:  # it drew past the choices it was given: not that divergence
-            pass
-        return False
-
     try:
         with seed_only_draws():
-            shrink_in_stages(test, smaller, choices, seed, shrink, DivergenceFound)
+            shrink_in_stages(test, lambda: best, choices, seed, shrink, DivergenceFound)
     except (DivergenceFound, _Stop, Flaky):
         pass
     return best, played
