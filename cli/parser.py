@@ -421,8 +421,9 @@ def _diff(diff: argparse.ArgumentParser) -> None:
     diff.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND...",
                       help="the command that runs the other engine's adapter")
     _campaign_options(diff, "games", None,
-                      "games per shard (default: 500 Hanamikoji games, 25 of another game; "
-                      "given alone, the sharded games in this process)", workers=None,
+                      "games per shard (default: the game's own, 25 unless its diff hooks "
+                      "say another; given alone, the sharded games in this process)",
+                      workers=None,
                       workers_help="compare the games in shards on N processes of this "
                                    "machine: the same games and verdict for any N, 1 too "
                                    "(without it, one run of --games in this process)")
