@@ -139,6 +139,11 @@ def test_the_reference_adapter_answers_view_changes_per_game():
     assert adapter.answer(dumps({"op": "view_changes", "player": 0}))["view_changes"] == first
     refused = adapter.answer(dumps({"op": "view_changes", "player": 2}))
     assert "no player 2" in refused["error"]
+    assert adapter.answer(dumps({"op": "view_changes", "player": "x"}))["error"] == \
+        'no player "x" in this game'  # the request's JSON, never a Python repr
+    before = Adapter(protocol=4).answer(dumps({"op": "view_changes", "player": 0}))
+    assert before == {"error": "no game under way to answer view_changes: new_game first",
+                      "rule": None}
     # the fast text and the answer decoded are the same answer
     line = adapter.answer_line(dumps({"op": "batch", "requests": [
         {"op": "view_changes", "player": 1}, {"op": "view_changes", "player": 1}]}))

@@ -251,8 +251,19 @@ class Adapter(ProtocolAdapter):
     def _player(self, request: dict) -> int:
         player = request["player"]
         if type(player) is not int or player not in self.game.players(self.state):
-            raise GameError(f"no player {player!r} in this game")
+            raise GameError(f"no player {value_text(player)} in this game")
         return player
+
+    #: The requests that ask about the game under way: refused before any ``new_game``.
+    IN_A_GAME = ("chance", "deal", "apply", "current_player", "legal_actions", "observe",
+                 "view_changes", "result")
+
+    def answer_request(self, request: Any, line: str | None = None) -> dict:
+        if self.state is None and isinstance(request, dict) and \
+                request.get("op") in self.IN_A_GAME:
+            return {"error": f"no game under way to answer {request['op']}: new_game first",
+                    "rule": None}
+        return super().answer_request(request, line)
 
     def view_changes(self, request: dict) -> dict:
         """Protocol 4: the view of ``player`` as what changed since the view this request
