@@ -20,8 +20,8 @@ from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import CHANCE, Game
 from hanamikoji.oracle.core.diff_engine import Engine, EngineFailure, cannot_start
 from hanamikoji.oracle.core.diff_games import configurations, play_drawn
-from hanamikoji.oracle.core.diff_report import (Divergence, DivergenceFound, _canonical,
-                                              _printable, _Stop, _Unstarted)
+from hanamikoji.oracle.core.diff_report import (Divergence, DivergenceFound, _brief, _canonical,
+                                              _Stop, _Unstarted)
 from hanamikoji.oracle.core.diff_seeded import check_seeded
 from hanamikoji.oracle.core.extension import extension
 from hanamikoji.oracle.core.protocol import (
@@ -679,10 +679,3 @@ def _following(hooks: DiffExtension, state: Any, request: Any, reference: Any,
         return ""
     return f" (the reference follows {', '.join(rules)})" if rules else ""
 
-
-def _brief(value: Any) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        text = str(_printable(value))
-    return text if len(text) <= 70 else text[:67] + "..."

@@ -208,8 +208,8 @@ def render_leaks(report: LeakReport, argv: Sequence[str], game: Game) -> Iterato
                     if _canonical(a["view"].get(k)) != _canonical(b["view"].get(k))]
             a, b = _narrowed(a["view"], b["view"], keys)
             yield "  (the view's keys that differ; --json shows both answers whole)"
-        yield f"  first game:  {_brief_long(a)}"
-        yield f"  second game: {_brief_long(b)}"
+        yield f"  first game:  {_brief(a, 300)}"
+        yield f"  second game: {_brief(b, 300)}"
 
 
 def _narrowed(a: dict[str, Any], b: dict[str, Any],
@@ -227,12 +227,13 @@ def _narrowed(a: dict[str, Any], b: dict[str, Any],
     return left, right
 
 
-def _brief_long(value: Any) -> str:
+def _brief(value: Any, limit: int = 70) -> str:
+    """``value`` as JSON for a message, cut to ``limit`` characters."""
     try:
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError):
         text = str(_printable(value))
-    return text if len(text) <= 300 else text[:297] + "..."
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # --- the report of a run -------------------------------------------------------------------

@@ -153,7 +153,7 @@ class ScriptedGame:
     def _add(self, requests: list[dict[str, Any]], texts: Sequence[Any],
              written: Sequence[str] | None = None) -> None:
         self.requests += requests
-        self.written += written if written is not None else map(_request_text, requests)
+        self.written += written if written is not None else map(json.dumps, requests)
         self.expected += texts
         self.chars += sum([len(text) for text in texts if type(text) is str])
         if self.chars >= BATCH_CHARS:
@@ -304,10 +304,6 @@ def _same_answer(match: Any, views: _Views, request: dict[str, Any], text: Any,
         return answer.get("ok") is True
     return all(key in answer and _canonical(answer[key]) == dumps(value)
                for key, value in expected.items())
-
-
-def _request_text(request: dict[str, Any]) -> str:
-    return json.dumps(request)
 
 
 _DECODER = json.JSONDecoder()
