@@ -15,7 +15,9 @@ import pytest
 from hanamikoji.engine.core.registry import get
 from hanamikoji.oracle.core.diff import hooks
 from hanamikoji.oracle.core.diff_draw import HypothesisDraws, SeededDraws, permutation, shrink
-from hanamikoji.oracle.core.diff_script import agrees
+from hanamikoji.oracle.core.diff_script import Refused, Started, agrees
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 class Recorder:
@@ -112,7 +114,7 @@ def test_hypothesis_shrinks_from_the_recorded_choices():
 
 
 def test_a_batch_agrees_only_with_the_reference_answers_in_order():
-    expected = ['{"current_player":0}', None, '{"ok":true}']
+    expected = ['{"current_player":0}', Refused('{"error":"no","rule":"X-1"}'), '{"ok":true}']
     line = b'{"answers":[{"current_player":0},{"error":"no","rule":"X-1"},{"ok":true}]}\n'
     assert agrees(line, expected)
     assert agrees(b'{"answers":[{"current_player":0},{"error":{"deep":[1,2]}},{"ok":true}]}\n',
@@ -127,6 +129,76 @@ def test_a_batch_agrees_only_with_the_reference_answers_in_order():
     whole = ['{"current_player":0}', '{"ok":true}']
     assert agrees(b'{"answers":[{"current_player":0},{"ok":true}]}\n', whole)
     assert not agrees(b'{"answers":[{"current_player":0}, {"ok":true}]}\n', whole)
+
+
+def _agrees_one_by_one(line, expected):
+    """The judge :func:`agrees` must match: each answer in turn, a text as those bytes, a
+    refusal as any object with an "error", a start as any answer that declares batches."""
+    from hanamikoji.oracle.core.diff_script import Started, _started
+
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    head = '{"answers":['
+    if not text.startswith(head):
+        return False
+    at = len(head)
+    for index, part in enumerate(expected):
+        if index:
+            if not text.startswith(",", at):
+                return False
+            at += 1
+        if type(part) is str:
+            if not text.startswith(part, at):
+                return False
+            at += len(part)
+            continue
+        try:
+            value, at = json.JSONDecoder().raw_decode(text, at)
+        except ValueError:
+            return False
+        if not (_started(value) if type(part) is Started else
+                isinstance(value, dict) and "error" in value):
+            return False
+    return text[at:] == "]}\n"
+
+
+_TEXTS = ('{"ok":true}', '{"current_player":1}', '{"result":null}', '{"view_changes":{}}')
+_REFUSALS = ('{"error":"no","rule":null}', '{"error":"x"}', '{"rule":"X-1","error":[1,{"a":2}]}',
+             '{ "error" : 1 }')
+_STARTS = ('{"ok":true,"protocol":3}', '{"protocol":5,"ok":true,"view_keys":[]}')
+_OTHER = ('{"error":"no","rule":null}', '{"error":"x"}', '{"ok":true,"protocol":3}',
+          '{"ok":true,"protocol":4}', '{"ok":true}', '{"ok":false,"protocol":4}', '[]', '1',
+          '{"error":"no","rule":"X-1"}')
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_a_batch_is_judged_as_its_answers_one_by_one(data):
+    """Whatever the line, :func:`agrees` (the reference's line as bytes, then runs of texts
+    between the answers that may be worded otherwise) gives the verdict of judging each answer
+    in turn, for refusals and starts anywhere among the texts."""
+    parts = data.draw(st.lists(st.one_of(
+        st.sampled_from(_TEXTS),
+        st.builds(Refused, st.sampled_from(('{"error":"no","rule":"X-1"}',
+                                            '{"error":"late","rule":null}'))),
+        st.just(Started('{"ok":true,"protocol":4}'))), max_size=8))
+    right = {str: lambda part: (part,), Refused: lambda part: (part, *_REFUSALS),
+             Started: lambda part: (part, *_STARTS)}
+    # Mostly a right answer (any of those that are), else any answer at all.
+    answers = [data.draw(st.sampled_from(right[type(part)](part) if data.draw(st.integers(0, 5))
+                                         else _TEXTS + _OTHER))
+               for part in parts]
+    line = '{"answers":[' + ",".join(answers) + "]}\n"
+    if data.draw(st.booleans()):  # now and then a line cut, grown or spaced
+        at = data.draw(st.integers(0, len(line)))
+        line = line[:at] + data.draw(st.sampled_from(("", " ", ",", "}", '{"ok":true},'))) + \
+            line[at + data.draw(st.integers(0, 2)):]
+    line_bytes = line.encode()
+    expected = _agrees_one_by_one(line_bytes, parts)
+    assert agrees(line_bytes, parts) == expected
+    assert agrees(line_bytes, parts, all(type(p) is str for p in parts)) == expected
 
 
 def test_a_game_whose_hooks_play_their_own_way_keeps_hypothesis_drawing(monkeypatch):

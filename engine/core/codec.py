@@ -17,9 +17,14 @@ class MalformedJSONError(InvalidActionError):
         self.path = path
 
 
+#: The encoder of :func:`dumps`, made once (``json.dumps`` with these options makes one a call).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
 def dumps(value: Any) -> str:
-    """Canonical text: sorted keys, no spaces; what the oracle's comparisons compare."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    """Canonical text: sorted keys, no spaces; what the oracle's comparisons compare
+    (``json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)``)."""
+    return _CANONICAL.encode(value)
 
 
 def value_text(value: Any) -> str:

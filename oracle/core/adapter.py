@@ -52,8 +52,8 @@ from hanamikoji.engine.core.codec import ViewChanges, value_text
 from hanamikoji.engine.core.errors import GameError
 from hanamikoji.engine.core.game import Game
 from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, CHANGES_PROTOCOL, GENERAL_PROTOCOL,
-                                              answer_text,
-                                              dumps, legal_actions_text, player_json)
+                                              answer_text, dumps, legal_actions_text,
+                                              player_json, refusal)
 from hanamikoji.engine.core.registry import DEFAULT, get, load
 
 
@@ -103,7 +103,7 @@ class ProtocolAdapter:
         try:
             return operation(request)
         except self.REFUSALS as error:
-            return {"error": str(error), "rule": getattr(error, "rule", None)}
+            return refusal(error)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             return {"error": f"cannot answer {request['op']}: {_reason(error)}", "rule": None}
 

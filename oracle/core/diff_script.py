@@ -22,10 +22,12 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 from hanamikoji.engine.core.errors import GameError
+from hanamikoji.engine.core.game import CHANCE
 from hanamikoji.oracle.core.diff_engine import DECISION_OPS
 from hanamikoji.oracle.core.diff_report import _canonical
-from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, batch_request, decision_text,
-                                              dumps, new_game_request)
+from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, CHANGES_PROTOCOL, batch_request,
+                                              decision_json, decision_text, dumps,
+                                              new_game_request, refusal)
 
 #: A game's requests are sent once the reference's answers to them reach this many characters
 #: (64 KiB, a pipe's capacity: an answer line about that long is written whole while the
@@ -60,11 +62,17 @@ class Failed(Exception):
         self.failure = failure
 
 
-#: In a game's expected answers: the answer to a probe, any JSON object with an ``"error"``.
-REFUSED = None
-#: In a game's expected answers: the answer to ``new_game`` of an adapter that answers
-#: batches and compares whole views (what :meth:`~.diff.DiffGame.start` accepts as that).
-STARTED = object()
+class Refused(str):
+    """In a game's expected answers: the answer to a probe, which any JSON object with an
+    ``"error"`` is. Its text is the reference adapter's own answer (the refusal's words and
+    rule, :func:`.protocol.refusal`): a line that has it agrees without being read."""
+
+
+class Started(str):
+    """In a game's expected answers: the answer to ``new_game`` of an adapter that answers
+    batches and compares whole views, which any answer :meth:`~.diff.DiffGame.start` accepts as
+    that is. Its text is the reference adapter's own answer under the protocol the adapter
+    declared."""
 
 
 class Pipeline:
@@ -78,13 +86,16 @@ class Pipeline:
         self.engine = engine  # a diff.Engine: write_request, read_answer
         self.done = done
         self.failures = failures  # what the engine raises when it fails: diff.EngineFailure
-        self.flight: tuple[dict[str, Any], list[Any], int, bool, int | None] | None = None
+        self.flight: tuple[dict[str, Any], list[Any], int, bool, int | None,
+                           bool | None] | None = None
 
     def send(self, requests: list[dict[str, Any]], expected: list[Any], index: int,
-             last: bool, texts: list[str] | None = None, decisions: int | None = None) -> None:
+             last: bool, texts: list[str] | None = None, decisions: int | None = None,
+             exact: bool | None = None) -> None:
         """Write a batch of game ``index`` (``last``: its last), once the one in flight is
         answered; ``texts``: the requests' JSON, written already; ``decisions``: how many
-        decisions and chance outcomes it sends, counted already."""
+        decisions and chance outcomes it sends, counted already; ``exact``: whether every
+        expected answer is text (None: :func:`agrees` looks)."""
         self.land()
         message = batch_request(requests)
         try:
@@ -92,20 +103,20 @@ class Pipeline:
                                       '{"op":"batch","requests":[' + ",".join(texts) + "]}")
         except self.failures as failure:
             raise Failed(index, failure) from None
-        self.flight = (message, expected, index, last, decisions)
+        self.flight = (message, expected, index, last, decisions, exact)
 
     def land(self) -> None:
         """Read and judge the answer of the batch in flight, if any: :class:`Mismatch` or
         :class:`Failed` for its game."""
         if self.flight is None:
             return
-        message, expected, index, last, decisions = self.flight
+        message, expected, index, last, decisions, exact = self.flight
         self.flight = None
         try:
             line = self.engine.read_answer(message, decisions)
         except self.failures as failure:
             raise Failed(index, failure) from None
-        if not agrees(line, expected):
+        if not agrees(line, expected, exact):
             raise Mismatch(index, line, message["requests"], expected, last)
         if last:
             self.done(index)
@@ -114,7 +125,8 @@ class Pipeline:
 class ScriptedGame:
     """Game ``index`` played on the reference alone by ``match`` (a :class:`~.diff.DiffGame`,
     which makes the requests and the reference's answers), each request written down with the
-    reference's answer as canonical text (or :data:`REFUSED`, :data:`STARTED`), and sent to
+    reference's answer as canonical text (:class:`Refused`, :class:`Started`: where other
+    answers are right too), and sent to
     the other engine in batches through ``pipeline``. The first game of an engine's process is
     started alone (its answer to ``new_game`` declares what it answers); once it has declared
     batches, ``new_game`` goes in the batch too, and a whole game is one line. An engine that
@@ -128,7 +140,10 @@ class ScriptedGame:
         self.requests: list[dict[str, Any]] = []
         self.written: list[str] = []  # the requests' JSON
         self.decisions = 0  # the decisions and chance outcomes among them (probes too)
-        self.expected: list[Any] = []
+        self.expected: list[str] = []
+        #: Whether every item of ``expected`` is plain text (no :class:`Refused`, no
+        #: :class:`Started`).
+        self.exact = True
         self.chars = 0
         #: Requests sent in earlier batches of this game.
         self.sent = 0
@@ -143,19 +158,24 @@ class ScriptedGame:
             request = (new_game_request(match.game, match.config, match.first_player)
                        if engine.general else
                        match.hooks.new_game_request(match.config, match.first_player))
-            self._add([request], (STARTED,))
+            declared = CHANGES_PROTOCOL if engine.changes else BATCH_PROTOCOL
+            self._add(request, None, Started(dumps({"ok": True, "protocol": declared})))
             return match.game.new_game(match.config, match.first_player)
         self.pipeline.land()
         state = match.start()  # new_game, asked alone: its answer declares the protocol
         self.live = not engine.batched or match.view_keys is not None
         return state
 
-    def _add(self, requests: list[dict[str, Any]], texts: Sequence[Any],
-             written: Sequence[str] | None = None) -> None:
-        self.requests += requests
-        self.written += written if written is not None else map(json.dumps, requests)
-        self.expected += texts
-        self.chars += sum([len(text) for text in texts if type(text) is str])
+    def _add(self, request: dict[str, Any], written: str | None, text: str) -> None:
+        """Write down ``request`` (its JSON ``written``, if known) and the reference's answer
+        ``text`` (a :class:`Refused` or :class:`Started` text where other answers are right
+        too)."""
+        self.requests.append(request)
+        self.written.append(json.dumps(request) if written is None else written)
+        self.expected.append(text)
+        self.chars += len(text)
+        if type(text) is not str:
+            self.exact = False
         if self.chars >= BATCH_CHARS:
             self.flush(last=False)
 
@@ -169,23 +189,19 @@ class ScriptedGame:
         texts = self.match.step_texts(state, scripted=True)
         assert texts is not None  # whole views: start() saw to it
         requests, written = self.match.scripted_step(state)
-        self._add(requests, texts, written)
+        self.requests += requests
+        self.written += written
+        self.expected += texts
+        self.chars += sum(map(len, texts))
+        if self.chars >= BATCH_CHARS:
+            self.flush(last=False)
 
     def send(self, state: Any, decision: Any) -> Any:
         match = self.match
         if self.live:
             return match.send(state, decision)
         after = match.game.apply(state, decision)
-        request = match.request_for(state, decision)
-        op = request["op"]
-        self.decisions += op in DECISION_OPS
-        if op == "apply" or op == "chance" and "outcome" in request:
-            # the decision's JSON, as written for the legal decisions (once per decision)
-            field = "decision" if op == "apply" else "outcome"
-            written = f'{{"op":"{op}","{field}":{decision_text(match.game, decision)}}}'
-            self._add([request], ('{"ok":true}',), (written,))
-        else:
-            self._add([request], ('{"ok":true}',))
+        self._add(*self._request(state, decision), '{"ok":true}')
         return after
 
     def probe(self, state: Any, decision: Any) -> None:
@@ -195,21 +211,37 @@ class ScriptedGame:
             return
         try:
             match.game.apply(state, decision)
-        except GameError:
-            request = match.request_for(state, decision)
-            self.decisions += request.get("op") in DECISION_OPS
-            self._add([request], (REFUSED,))
+        except GameError as error:
+            self._add(*self._request(state, decision), Refused(dumps(refusal(error))))
+
+    def _request(self, state: Any, decision: Any) -> tuple[dict[str, Any], str | None]:
+        """:meth:`~.diff.DiffGame.request_for` ``decision`` at ``state``, counted among the
+        decisions, and its JSON where a decision's text is kept (:func:`.protocol.decision_text`)
+        or None."""
+        game = self.match.game
+        if game.current_player(state) != CHANCE:  # a player's decision: request_for's apply
+            self.decisions += 1
+            return ({"op": "apply", "decision": decision_json(game, decision)},
+                    f'{{"op":"apply","decision":{decision_text(game, decision)}}}')
+        request = self.match.request_for(state, decision)
+        op = request["op"]
+        self.decisions += op in DECISION_OPS
+        if op == "chance" and "outcome" in request:  # the general form: the outcome's JSON
+            return request, f'{{"op":"chance","outcome":{decision_text(game, decision)}}}'
+        return request, None
 
     def flush(self, last: bool = True) -> None:
         """Send the requests written down since the last batch, in one batch (the answer is
         judged when the next batch goes, or at the end: :meth:`Pipeline.land`)."""
         if self.live:
             return
-        requests, expected, written = self.requests, self.expected, self.written
+        requests, expected, written, exact = (self.requests, self.expected, self.written,
+                                              self.exact)
         decisions, self.decisions = self.decisions, 0
         self.requests, self.expected, self.written, self.chars = [], [], [], 0
+        self.exact = True
         self.sent += len(requests)
-        self.pipeline.send(requests, expected, self.index, last, written, decisions)
+        self.pipeline.send(requests, expected, self.index, last, written, decisions, exact)
         if not last:  # kept while the game goes on: a later batch is judged from them
             self.batches.append((requests, expected))
 
@@ -272,11 +304,11 @@ def _same_view(match: Any, reference: Any, other: Any) -> bool:
 def _same_answer(match: Any, views: _Views, request: dict[str, Any], text: Any,
                  answer: Any) -> bool:
     """Whether ``answer`` to ``request`` is the reference's answer ``text`` (or, for
-    :data:`REFUSED` and :data:`STARTED`, what those accept), judged as :class:`~.diff.DiffGame`
+    :class:`Refused` and :class:`Started`, what those accept), judged as :class:`~.diff.DiffGame`
     judges an answer alone."""
-    if text is REFUSED:
+    if type(text) is Refused:
         return isinstance(answer, dict) and "error" in answer
-    if text is STARTED:
+    if type(text) is Started:
         return _started(answer)
     if not isinstance(answer, dict):
         return False
@@ -307,14 +339,21 @@ def _same_answer(match: Any, views: _Views, request: dict[str, Any], text: Any,
 
 
 _DECODER = json.JSONDecoder()
+_END = object()
 
 
-def agrees(line: bytes, expected: Sequence[Any]) -> bool:
+def agrees(line: bytes, expected: Sequence[str], exact: bool | None = None) -> bool:
     """Whether ``line`` is ``{"answers": [...]}`` with the texts ``expected`` in order, where
-    :data:`REFUSED` is any JSON object with an ``"error"`` (the answer to a probe) and
-    :data:`STARTED` an answer to ``new_game`` that declares batches and whole views."""
-    if all(type(part) is str for part in expected):
-        return line == ('{"answers":[' + ",".join(expected) + "]}\n").encode()
+    a :class:`Refused` text is any JSON object with an ``"error"`` (the answer to a probe) and
+    a :class:`Started` text any answer to ``new_game`` that declares batches and whole views;
+    ``exact``: whether every item of ``expected`` is plain text, known already (None: looked
+    at). The reference's own line is the texts joined, compared as bytes."""
+    if line == ('{"answers":[' + ",".join(expected) + "]}\n").encode():
+        return True
+    if exact is None:
+        exact = all(type(part) is str for part in expected)
+    if exact:
+        return False
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -323,23 +362,35 @@ def agrees(line: bytes, expected: Sequence[Any]) -> bool:
     if not text.startswith(head):
         return False
     at = len(head)
-    for index, part in enumerate(expected):
-        if index:
+    count = 0  # the answers read
+    texts: list[str] = []  # the answers that are text since the last that is not
+    for part in [*expected, _END]:  # the end, not text, ends the last run
+        if type(part) is str:
+            texts.append(part)
+            continue
+        if texts:  # a run of texts is compared as one
+            run = ",".join(texts)
+            if count:
+                run = "," + run
+            if not text.startswith(run, at):
+                return False
+            at += len(run)
+            count += len(texts)
+            texts = []
+        if part is _END:
+            break
+        if count:
             if not text.startswith(",", at):
                 return False
             at += 1
-        if type(part) is not str:
-            try:
-                value, at = _DECODER.raw_decode(text, at)
-            except (ValueError, RecursionError):
-                return False
-            if not (_started(value) if part is STARTED else
-                    isinstance(value, dict) and "error" in value):
-                return False
-        else:
-            if not text.startswith(part, at):
-                return False
-            at += len(part)
+        try:
+            value, at = _DECODER.raw_decode(text, at)
+        except (ValueError, RecursionError):
+            return False
+        if not (_started(value) if type(part) is Started else
+                isinstance(value, dict) and "error" in value):
+            return False
+        count += 1
     return text[at:] == "]}\n"
 
 

@@ -13,8 +13,9 @@ from hanamikoji.engine.core.codec import MalformedJSONError, dumps
 from hanamikoji.engine.core.game import player_json
 
 __all__ = ["BATCH_PROTOCOL", "CHANGES_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError",
-           "answer_text", "batch_request", "chance_request", "decision_text", "dumps",
-           "legal_actions_text", "new_game_request", "player_json", "random_chance_request"]
+           "answer_text", "batch_request", "chance_request", "decision_json", "decision_text",
+           "dumps", "legal_actions_text", "new_game_request", "player_json", "random_chance_request",
+           "refusal"]
 
 
 #: The protocol an adapter speaks when it says nothing: 1, the requests of before the core
@@ -50,6 +51,12 @@ def random_chance_request(game: Any, config: Any, seed: int) -> dict[str, Any]:
             "options": game.options_of(config), "seed": seed}
 
 
+def refusal(error: Exception) -> dict[str, Any]:
+    """The answer to a request the rules refuse: the error's words and the ID of the rule it
+    cites (None when it cites none)."""
+    return {"error": str(error), "rule": getattr(error, "rule", None)}
+
+
 def batch_request(requests: list[dict[str, Any]]) -> dict[str, Any]:
     """Several requests in one line (protocol 3): answered ``{"answers": [...]}``, the answer
     each request would get alone, in order, each answered after the one before it."""
@@ -78,9 +85,9 @@ def legal_actions_text(game: Any, legal: Any) -> str:
     return text
 
 
-#: The texts of decisions :func:`decision_text` wrote, by the decision object (kept with it,
-#: so its ``id`` names no other object meanwhile) and the game.
-_DECISION_TEXTS: dict[int, tuple[Any, Any, str]] = {}
+#: The JSON and texts of decisions :func:`decision_text` wrote, by the decision object (kept
+#: with it, so its ``id`` names no other object meanwhile) and the game.
+_DECISION_TEXTS: dict[int, tuple[Any, Any, str, Any]] = {}
 
 
 def decision_text(game: Any, decision: Any) -> str:
@@ -90,11 +97,25 @@ def decision_text(game: Any, decision: Any) -> str:
     kept = _DECISION_TEXTS.get(id(decision))
     if kept is not None and kept[0] is decision and kept[1] is game:
         return kept[2]
-    text = dumps(game.decision_to_json(decision))
+    return _decision_written(game, decision)[2]
+
+
+def decision_json(game: Any, decision: Any) -> Any:
+    """``game.decision_to_json(decision)``, made once with :func:`decision_text`: the same
+    object for the same decision, to be read and never changed (the requests of a scripted
+    game hold it)."""
+    kept = _DECISION_TEXTS.get(id(decision))
+    if kept is not None and kept[0] is decision and kept[1] is game:
+        return kept[3]
+    return _decision_written(game, decision)[3]
+
+
+def _decision_written(game: Any, decision: Any) -> tuple[Any, Any, str, Any]:
+    obj = game.decision_to_json(decision)
     if len(_DECISION_TEXTS) >= 4 * _LEGAL_KEPT:
         _DECISION_TEXTS.clear()
-    _DECISION_TEXTS[id(decision)] = (decision, game, text)
-    return text
+    kept = _DECISION_TEXTS[id(decision)] = (decision, game, dumps(obj), obj)
+    return kept
 
 
 #: The texts of :func:`answer_text`'s small answers, by key, type and value.

@@ -23,6 +23,7 @@ from hanamikoji.engine.hanamikoji.actions import (
     GiftPick,
     Secret,
     TradeOff,
+    made,
 )
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
 from hanamikoji.engine.hanamikoji.game import Phase, legal_actions, new_game
@@ -102,24 +103,31 @@ def _target(draws: Draws) -> str:
     return "".join(choice(draws, "01==") for _ in range(C.NUM_GEISHA))
 
 
-@functools.lru_cache(maxsize=4096)
-def _planned_round(markers: tuple[Any, ...], target: str,
-                   starter: int) -> tuple[Deal, tuple[Decision, ...]]:
-    """The deal and decisions of a round that ends with the marker row ``target`` from
-    ``markers``, ``starter`` first: a function of those alone, kept (a campaign meets each of
-    the few thousand targets again and again; the decisions are immutable)."""
+#: Every marker row a round can be planned to end with (a choice of ``0``, ``1`` or ``=`` for
+#: each geisha), for either starter: the most rounds :func:`_planned_round` keeps.
+_PLANNED_KEPT = 2 * 3 ** C.NUM_GEISHA
+
+
+@functools.lru_cache(maxsize=_PLANNED_KEPT)
+def _planned_round(target: str, starter: int) -> tuple[Deal, tuple[Decision, ...]]:
+    """The deal and decisions of a round that ends with the marker row ``target``, ``starter``
+    first: a function of those alone, kept (the decisions are immutable). The markers before
+    the round are not needed: a geisha whose two sides tie keeps her marker where it was
+    (SCORE-3), and one that either side wins goes to that side (SCORE-2), from wherever it
+    was, so the same sides give the row from any markers (:func:`sides_for`)."""
     from hanamikoji.engine.hanamikoji.construct import round_for_sides
     from hanamikoji.oracle.hanamikoji.vectors import IntentError, sides_for
 
     try:
-        sides = sides_for(markers, target)
+        sides = sides_for(target)
     except IntentError:  # one player wins and the other nothing: every geisha ties
-        sides = sides_for(markers, "=" * C.NUM_GEISHA)
+        sides = sides_for("=" * C.NUM_GEISHA)
     return round_for_sides(*sides, starter=starter)
 
 
 def _probe(draws: Draws) -> Decision:
-    """A decision of any kind on any cards, most of them forbidden where they are offered."""
+    """A decision of any kind on any cards, most of them forbidden where they are offered
+    (each made once: :func:`~hanamikoji.engine.hanamikoji.actions.made`)."""
     integer = draws.integer
 
     def pair() -> tuple[int, int]:
@@ -127,16 +135,16 @@ def _probe(draws: Draws) -> Decision:
 
     kind = integer(0, 5)
     if kind == 0:
-        return Secret(integer(0, 6))
+        return made(Secret, integer(0, 6))
     if kind == 1:
-        return TradeOff([integer(0, 6) for _ in range(2)])
+        return made(TradeOff, (integer(0, 6), integer(0, 6)))
     if kind == 2:
-        return Gift([integer(0, 6) for _ in range(3)])
+        return made(Gift, (integer(0, 6), integer(0, 6), integer(0, 6)))
     if kind == 3:
-        return Competition((pair(), pair()))
+        return made(Competition, (pair(), pair()))
     if kind == 4:
-        return GiftPick(integer(0, 6))
-    return CompetitionPick(pair())
+        return made(GiftPick, integer(0, 6))
+    return made(CompetitionPick, pair())
 
 
 def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
@@ -176,7 +184,7 @@ def play_drawn(draws: Draws, match_for: Callable[[Any, int], Any],
                     game.probe(state, Deal(bad.removed, bad.hands, (bad.removed,) + bad.draws[1:]))
                 deal: Deal | None = None
                 if planned:
-                    deal, decisions = _planned_round(state.markers, _target(draws),
+                    deal, decisions = _planned_round(_target(draws),
                                                      state.starter)
                     plan = list(decisions)
                 if deal is None:

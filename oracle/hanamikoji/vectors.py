@@ -75,7 +75,7 @@ from hanamikoji.engine.hanamikoji.codec import (
     view_json,
 )
 from hanamikoji.engine.hanamikoji.record import to_record
-from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, STANDARD, Markers, Rules
+from hanamikoji.engine.hanamikoji.rules import ITALIAN_THREE_ROUNDS, STANDARD, Rules
 from hanamikoji.engine.hanamikoji.seeded import play_game
 from hanamikoji.engine.hanamikoji.game_type import GAME
 
@@ -174,25 +174,30 @@ EXPECTED: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 # --- building games ------------------------------------------------------------------------
 
 
-def sides_for(before: Markers, target: str) -> tuple[C.Cards, C.Cards]:
-    """Two sides of 8 whose scoring gives ``target`` from ``before``: per geisha ``0`` or
-    ``1`` (that player has strictly more cards, SCORE-2) or ``=`` (equal counts, SCORE-3)."""
-    options = []
-    for g, want in enumerate(target):
-        cap = C.FULL_DECK[g]
-        pairs = [(a, b) for a in range(cap + 1) for b in range(cap + 1 - a)
-                 if (want == "=" and a == b) or (want == "0" and a > b) or (want == "1" and b > a)]
-        options.append(sorted(pairs, key=lambda p: (p[0] + p[1], p)))
+def _side_pairs(cap: int, want: str) -> tuple[tuple[int, int], ...]:
+    """The counts ``(a, b)`` of a geisha's ``cap`` cards on the two sides that give ``want``,
+    fewest cards first."""
+    pairs = [(a, b) for a in range(cap + 1) for b in range(cap + 1 - a)
+             if (want == "=" and a == b) or (want == "0" and a > b) or (want == "1" and b > a)]
+    return tuple(sorted(pairs, key=lambda p: (p[0] + p[1], p)))
 
+
+#: :func:`_side_pairs` of each geisha, by what her marker is to show.
+_SIDE_PAIRS = tuple({want: _side_pairs(cap, want) for want in "01="} for cap in C.FULL_DECK)
+
+
+def sides_for(target: str) -> tuple[C.Cards, C.Cards]:
+    """Two sides of 8 whose scoring gives ``target``: per geisha ``0`` or ``1`` (that player
+    has strictly more cards, SCORE-2) or ``=`` (equal counts, SCORE-3). The same sides give
+    it from any markers: a tie leaves a marker where it was, a win takes it to the winner."""
+    options = [_SIDE_PAIRS[g][want] for g, want in enumerate(target)]
+    rooms = [sum(C.FULL_DECK[g:]) for g in range(C.NUM_GEISHA)]
     failed: set[tuple[int, int, int]] = set()  # the searches that found nothing
 
     def search(g: int, a_left: int, b_left: int) -> list[tuple[int, int]] | None:
         if g == C.NUM_GEISHA:
             return [] if a_left == b_left == 0 else None
-        if (g, a_left, b_left) in failed:
-            return None
-        room = sum(C.FULL_DECK[g:])
-        if a_left + b_left > room:
+        if (g, a_left, b_left) in failed or a_left + b_left > rooms[g]:
             return None
         for a, b in options[g]:
             if a <= a_left and b <= b_left:
@@ -213,7 +218,7 @@ def built_game(rules: Rules, first_player: int, targets: tuple[str, ...]) -> Sta
     the engine; the caller checks where it ends."""
     state = new_game(rules, first_player)
     for target in targets:
-        side0, side1 = sides_for(state.markers, target)
+        side0, side1 = sides_for(target)
         deal, decisions = round_for_sides(side0, side1, starter=state.starter)
         for decision in (deal,) + decisions:
             state = apply(state, decision)
