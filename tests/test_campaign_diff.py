@@ -4,6 +4,7 @@ any number of workers and any order the shards finish in; each worker runs its o
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import sys
 
@@ -151,7 +152,6 @@ def test_ctrl_c_keeps_the_finished_shards_and_stops_every_adapter(tmp_path):
     exit 130, one line, no traceback from any process; the stored shards check against their
     digests, and no adapter is left running."""
     import hashlib
-    import os
     import signal
     import subprocess
     import time
@@ -188,17 +188,26 @@ def test_ctrl_c_keeps_the_finished_shards_and_stops_every_adapter(tmp_path):
         assert json.loads(blob)["divergence"] is None
     hung = [int(p.stem) for p in marks.glob("*.pid")]  # named by its process id
     while True:  # each hung adapter ends (stopped by its worker, in its own session)
-        alive = []
-        for pid in hung:
-            try:
-                os.kill(pid, 0)
-                alive.append(pid)
-            except ProcessLookupError:
-                pass
+        alive = [pid for pid in hung if _running(pid)]
         if not alive:
             break
         assert time.monotonic() < deadline, f"adapters left running: {alive}"
         time.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is still running: not gone, and not a zombie (ended, its exit
+    status not yet collected: its worker was stopped first, and the process that inherits it,
+    a container's first process say, may be slow to collect it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:  # gone meanwhile, or no /proc: alive as far as kill tells
+        return os.path.exists(f"/proc/{pid}") or not os.path.isdir("/proc")
 
 
 @pytest.mark.parametrize("game, size", [("hanamikoji", 500), ("maiko", 25)])

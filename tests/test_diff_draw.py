@@ -236,3 +236,18 @@ def test_a_game_whose_hooks_play_their_own_way_keeps_hypothesis_drawing(monkeypa
     assert report.divergence is None and report.games == 3
     assert len(played) == report.games + report.cut_short  # every game through Older.play
     assert len(labelled) >= len(played)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.one_of(st.none(), st.text(), st.integers()))
+def test_a_refusal_is_written_as_the_canonical_text_of_its_answer(words, rule):
+    """The harness's text of a probe's refusal is the reference adapter's answer, byte for
+    byte, whatever the error's words (quotes, control characters, any script)."""
+    from hanamikoji.engine.core.codec import dumps
+    from hanamikoji.engine.core.errors import GameError
+    from hanamikoji.oracle.core.protocol import refusal, refusal_text
+
+    error = GameError(words)
+    error.rule = rule
+    assert refusal_text(error) == dumps(refusal(error))
+    assert json.loads(refusal_text(error)) == {"error": str(error), "rule": rule}

@@ -170,6 +170,11 @@ class DiffGame:
         #: answers to ``view_changes`` make it, judged against the reference's view.
         self.rebuilt: dict[int, Any] = {}
         self._legal: tuple[Any, Any] | None = None  # the last state asked and its decisions
+        self._mover: tuple[Any, int] | None = None  # the last state asked and who moves there
+        #: The game's players: a function of its configuration alone, unless the game says
+        #: otherwise (its own ``players``), when they are asked of each state.
+        self._players = (range(game.num_players(config)) if type(game).players is Game.players
+                         else None)
 
     def legal_actions(self, state: Any) -> Any:
         """The reference's legal decisions at ``state``, made once for the step (its answer
@@ -180,6 +185,16 @@ class DiffGame:
         legal = self.game.legal_actions(state)
         self._legal = (state, legal)
         return legal
+
+    def current_player(self, state: Any) -> int:
+        """Who moves at ``state`` (the reference's), found once for the step: its answer is
+        written, its decision's request depends on it, and the game's loop asks it."""
+        last = self._mover
+        if last is not None and last[0] is state:
+            return last[1]
+        player = self.game.current_player(state)
+        self._mover = (state, player)
+        return player
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
         message += _following(self.hooks, self.compared, request, reference, other)
@@ -479,9 +494,10 @@ class DiffGame:
         texts at every step of a kind."""
         return self._step(state, True)
 
-    def _step(self, state: Any,
-              scripted: bool) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
-        players = self.game.players(state)
+    def _step(self, state: Any, scripted: bool,
+              players: Any = None) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
+        if players is None:
+            players = self.game.players(state)
         changes = getattr(self.engine, "changes", False) and self.view_keys is None
         kind = (tuple(players), scripted and changes, not scripted and changes)
         made = _STEPS.get(kind)
@@ -497,6 +513,14 @@ class DiffGame:
             made = _STEPS[kind] = (requests, tuple(map(json.dumps, requests)))
         return made
 
+    def scripted_answers(self, state: Any) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...],
+                                                    list[str]]:
+        """:meth:`scripted_step` and its answers (:meth:`step_texts`) at once, for a game
+        whose adapter compares whole views: the requests of ``state``'s step, their JSON and
+        the reference's answers as canonical texts."""
+        players = self._players if self._players is not None else self.game.players(state)
+        return (*self._step(state, True, players), self._texts(state, players))
+
     def step_texts(self, state: Any, scripted: bool = False) -> list[str] | None:
         """The reference's answers to :meth:`step_requests` as canonical JSON texts, or None
         when the adapter declared a partial view, or when a game played step by step asks
@@ -504,21 +528,24 @@ class DiffGame:
         answered byte for byte as the reference answers it agrees, even for a game that puts
         views in its own order first (:meth:`DiffExtension.normal_view` leaves the
         reference's own views as they are); any other answer is judged part by part."""
-        if self.view_keys is not None:
+        if self.view_keys is not None or \
+                (not scripted and getattr(self.engine, "changes", False)):
             return None
+        return self._texts(state, self.game.players(state))
+
+    def _texts(self, state: Any, players: Any) -> list[str]:
+        """:meth:`step_texts` of whole views, for ``players`` (the game's)."""
         game = self.game
-        players = game.players(state)
         if getattr(self.engine, "changes", False):
-            if not scripted:
-                return None
             changes = self.changes
-            for p in players:
-                if p not in changes:
-                    changes[p] = game.view_changes()
+            if len(changes) != len(players):  # the game's first step
+                for p in players:
+                    if p not in changes:
+                        changes[p] = game.view_changes()
             views = [f'{{"view_changes":{changes[p].text_at(state, p)}}}' for p in players]
         else:
             views = [f'{{"view":{view_text(game, game.observe(state, p))}}}' for p in players]
-        return [answer_text("current_player", player_json(game.current_player(state))),
+        return [answer_text("current_player", player_json(self.current_player(state))),
                 legal_actions_text(game, self.legal_actions(state)), *views,
                 answer_text("result", game.record_result_json(state))]
 

@@ -73,6 +73,16 @@ class SeededDraws(Draws):
         self.choices.append(value)
         return value
 
+    def pick(self, items: Sequence[T]) -> T:
+        # :meth:`Draws.pick` with the draw written out: a game picks at almost every step
+        high = len(items) - 1
+        if high <= 0:
+            return items[self.integer(0, high)]
+        random = self._random
+        value = 0 if random() < SIMPLEST else int(random() * (high + 1))
+        self.choices.append(value)
+        return items[value]
+
 
 class HypothesisDraws(Draws):
     """Choices from Hypothesis's ``st.data()``: the draws of its ``ConjectureData`` itself

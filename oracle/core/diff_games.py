@@ -19,7 +19,6 @@ from typing import Any, Callable, Iterator, Sequence
 
 from hanamikoji.engine.core.errors import OptionError
 from hanamikoji.engine.core.game import CHANCE, Game
-from hanamikoji.oracle.core.diff_draw import choice
 from hanamikoji.oracle.core.protocol import dumps
 
 
@@ -125,6 +124,8 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
     match = match_for(config, first)
     # the match's, where it has them: the decisions it wrote at this step, not made again
     legal_actions = getattr(match, "legal_actions", game.legal_actions)
+    current_player = getattr(match, "current_player", game.current_player)
+    pick = draws.pick
     state = match.start()
     # Decisions legal somewhere earlier in this game, each once: the probes. The first and the
     # last few of each legal list are kept (a game lists its kinds of decision in an order of
@@ -141,16 +142,15 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
             match.compare(state)
             if game.is_terminal(state):
                 return
-            if game.current_player(state) == CHANCE:
+            if current_player(state) == CHANCE:
                 seed = integer(0, 2 ** 32 - 1)
                 state = match.send(state, game.sample_chance(state, random.Random(seed)))
                 continue
             legal = legal_actions(state)
             if seen and integer(0, 3) == 0:
-                match.probe(state, choice(draws, seen))
-            for decision in tuple(legal[:PROBES]) + tuple(legal[PROBES:][-PROBES:]):
-                if met.get(id(decision)) is decision:
-                    continue
+                match.probe(state, pick(seen))
+            ends = legal if len(legal) <= 2 * PROBES else [*legal[:PROBES], *legal[-PROBES:]]
+            for decision in [d for d in ends if met.get(id(d)) is not d]:
                 met[id(decision)] = decision
                 key = decision  # its own key when it can be one, else its JSON text
                 try:
@@ -164,11 +164,13 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
             decision = None
             if planned and integer(0, 3) < 3:
                 decision = plan(state)  # type: ignore[misc]
-                if decision not in legal:
+                try:  # the reference's own object, whose texts are kept
+                    decision = legal[legal.index(decision)]
+                except ValueError:  # not legal here
                     decision = None
             if decision is None:
                 # An index: a uniform choice, shrinking towards the first decision.
-                decision = choice(draws, legal)
+                decision = pick(legal)
             state = match.send(state, decision)
 
 

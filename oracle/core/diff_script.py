@@ -27,7 +27,7 @@ from hanamikoji.oracle.core.diff_engine import DECISION_OPS
 from hanamikoji.oracle.core.diff_report import _canonical
 from hanamikoji.oracle.core.protocol import (BATCH_PROTOCOL, CHANGES_PROTOCOL, batch_request,
                                               decision_json, decision_text, dumps,
-                                              new_game_request, refusal)
+                                              new_game_request, refusal_text)
 
 #: A game's requests are sent once the reference's answers to them reach this many characters
 #: (64 KiB, a pipe's capacity: an answer line about that long is written whole while the
@@ -65,7 +65,7 @@ class Failed(Exception):
 class Refused(str):
     """In a game's expected answers: the answer to a probe, which any JSON object with an
     ``"error"`` is. Its text is the reference adapter's own answer (the refusal's words and
-    rule, :func:`.protocol.refusal`): a line that has it agrees without being read."""
+    rule, :func:`.protocol.refusal_text`): a line that has it agrees without being read."""
 
 
 class Started(str):
@@ -182,13 +182,14 @@ class ScriptedGame:
     def legal_actions(self, state: Any) -> Any:
         return self.match.legal_actions(state)
 
+    def current_player(self, state: Any) -> int:
+        return self.match.current_player(state)
+
     def compare(self, state: Any) -> None:
         if self.live:
             self.match.compare(state)
             return
-        texts = self.match.step_texts(state, scripted=True)
-        assert texts is not None  # whole views: start() saw to it
-        requests, written = self.match.scripted_step(state)
+        requests, written, texts = self.match.scripted_answers(state)  # whole views: start()
         self.requests += requests
         self.written += written
         self.expected += texts
@@ -212,18 +213,19 @@ class ScriptedGame:
         try:
             match.game.apply(state, decision)
         except GameError as error:
-            self._add(*self._request(state, decision), Refused(dumps(refusal(error))))
+            self._add(*self._request(state, decision), Refused(refusal_text(error)))
 
     def _request(self, state: Any, decision: Any) -> tuple[dict[str, Any], str | None]:
         """:meth:`~.diff.DiffGame.request_for` ``decision`` at ``state``, counted among the
         decisions, and its JSON where a decision's text is kept (:func:`.protocol.decision_text`)
         or None."""
-        game = self.match.game
-        if game.current_player(state) != CHANCE:  # a player's decision: request_for's apply
+        match = self.match
+        game = match.game
+        if match.current_player(state) != CHANCE:  # a player's decision: request_for's apply
             self.decisions += 1
             return ({"op": "apply", "decision": decision_json(game, decision)},
                     f'{{"op":"apply","decision":{decision_text(game, decision)}}}')
-        request = self.match.request_for(state, decision)
+        request = match.request_for(state, decision)
         op = request["op"]
         self.decisions += op in DECISION_OPS
         if op == "chance" and "outcome" in request:  # the general form: the outcome's JSON
@@ -348,7 +350,8 @@ def agrees(line: bytes, expected: Sequence[str], exact: bool | None = None) -> b
     a :class:`Started` text any answer to ``new_game`` that declares batches and whole views;
     ``exact``: whether every item of ``expected`` is plain text, known already (None: looked
     at). The reference's own line is the texts joined, compared as bytes."""
-    if line == ('{"answers":[' + ",".join(expected) + "]}\n").encode():
+    if line.startswith(b'{"answers":[') and line.endswith(b"]}\n") and \
+            line[12:-3] == ",".join(expected).encode():
         return True
     if exact is None:
         exact = all(type(part) is str for part in expected)

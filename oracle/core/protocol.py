@@ -7,6 +7,7 @@ named here too for the tools that speak the protocol."""
 
 from __future__ import annotations
 
+from json.encoder import encode_basestring_ascii as _string_text
 from typing import Any
 
 from hanamikoji.engine.core.codec import MalformedJSONError, dumps
@@ -15,7 +16,7 @@ from hanamikoji.engine.core.game import player_json
 __all__ = ["BATCH_PROTOCOL", "CHANGES_PROTOCOL", "GENERAL_PROTOCOL", "MalformedJSONError",
            "answer_text", "batch_request", "chance_request", "decision_json", "decision_text",
            "dumps", "legal_actions_text", "new_game_request", "player_json", "random_chance_request",
-           "refusal"]
+           "refusal", "refusal_text"]
 
 
 #: The protocol an adapter speaks when it says nothing: 1, the requests of before the core
@@ -55,6 +56,16 @@ def refusal(error: Exception) -> dict[str, Any]:
     """The answer to a request the rules refuse: the error's words and the ID of the rule it
     cites (None when it cites none)."""
     return {"error": str(error), "rule": getattr(error, "rule", None)}
+
+
+def refusal_text(error: Exception) -> str:
+    """``dumps(refusal(error))``, its two strings written by the encoder's own string writer
+    (the harness writes one for every probe)."""
+    rule = getattr(error, "rule", None)
+    if rule is not None and type(rule) is not str:
+        return dumps(refusal(error))
+    return (f'{{"error":{_string_text(str(error))},"rule":'
+            f'{"null" if rule is None else _string_text(rule)}}}')
 
 
 def batch_request(requests: list[dict[str, Any]]) -> dict[str, Any]:
