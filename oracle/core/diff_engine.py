@@ -100,6 +100,8 @@ class _Channel:
         self.asked = 0  # requests written; counted before each is written
         self.read = 0  # answer lines read
         self.buffer = bytearray()  # read, not yet taken as a line
+        #: A whole line read alone into an empty buffer, not yet taken (before the buffer).
+        self.line: bytes | None = None
         self.scanned = 0  # no newline in buffer[:scanned]
         self.ended = False  # the end of the output was read
         self.extra: bytes | None = None
@@ -121,12 +123,19 @@ class _Channel:
             chunk = b""
         if not chunk:
             self.ended = True
+        elif self.line is None and not self.buffer and chunk.find(b"\n") == len(chunk) - 1:
+            self.line = chunk  # one whole line, as a batch's answer comes: taken as it is
+            return True
         self.buffer += chunk
         return True
 
     def _take(self) -> Any:
         """The next whole line of the buffer (its newline included), :data:`_TOO_LONG`, the
         rest of the output when it has ended without a newline, or None: not there yet."""
+        line = self.line
+        if line is not None:
+            self.line = None
+            return line
         at = self.buffer.find(b"\n", self.scanned)
         if at < 0:
             self.scanned = len(self.buffer)
