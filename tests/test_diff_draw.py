@@ -251,3 +251,27 @@ def test_a_refusal_is_written_as_the_canonical_text_of_its_answer(words, rule):
     error.rule = rule
     assert refusal_text(error) == dumps(refusal(error))
     assert json.loads(refusal_text(error)) == {"error": str(error), "rule": rule}
+
+
+def test_the_collector_is_given_back_as_it_was_after_the_games():
+    """diff's games run with the collector's thresholds raised and the process's objects
+    frozen out of collections (``collector_for_games``); nested and after a whole diff, the
+    caller's thresholds and unfrozen objects are as they were."""
+    import gc
+
+    from hanamikoji.oracle.core.diff import compare_engines
+    from hanamikoji.oracle.core.diff_script import GAMES_THRESHOLDS, collector_for_games
+
+    before = gc.get_threshold()
+    frozen = gc.get_freeze_count()
+    with collector_for_games():
+        assert gc.get_threshold() == GAMES_THRESHOLDS
+        assert gc.get_freeze_count() >= frozen
+        with collector_for_games():
+            assert gc.get_threshold() == GAMES_THRESHOLDS
+        assert gc.get_threshold() == GAMES_THRESHOLDS  # the outer one still holds
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+    report = compare_engines([sys.executable, "-m", "hanamikoji.oracle.core.adapter"],
+                             games=3, seed=0, game=get("maiko"))
+    assert report.divergence is None
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen

@@ -209,7 +209,7 @@ def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: 
     ``shrink`` more games."""
     from hanamikoji.oracle.core.diff_draw import SeededDraws
     from hanamikoji.oracle.core.diff_script import (Failed, Mismatch, Pipeline, ScriptedGame,
-                                                    free_stackframes)
+                                                    collector_for_games, free_stackframes)
 
     hook = hooks(game)
 
@@ -289,7 +289,7 @@ def compare_drawn(engine: Engine, game: Game, configs: Sequence[Any], *, games: 
         progress("comparing", 0, games, engine.decisions)
     found: tuple[Divergence, list[int], bool] | None = None
     try:
-        with free_stackframes():
+        with free_stackframes(), collector_for_games():
             found = first_found()
         divergence = None if found is None else found[0]
         hung = found is not None and found[2]
