@@ -433,7 +433,7 @@ def bench_diff(ctx: Context) -> list[dict[str, Any]]:
 
 #: ``diff-speed``: games of the long run, and the two runs whose difference gives the CPU of a
 #: game, for the default game and for another (whose games last hundreds of decisions).
-_DIFF_SPEED_GAMES = {True: (300, 20, 220), False: (20, 2, 22)}
+_DIFF_SPEED_GAMES = {True: (300, 20, 220), False: (20, 2, 42)}
 #: Runs the command after ``sys.argv[1]`` (the adapter), then writes the CPU time it used to
 #: ``sys.argv[1]`` and its process number: each adapter process of a diff, apart.
 _ADAPTER_CPU = ("import os, resource, subprocess, sys\n"

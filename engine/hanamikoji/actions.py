@@ -240,7 +240,7 @@ class Deal(_Decision):
         return counts((self.removed,) + self.hands[0] + self.hands[1] + self.draws)
 
 
-def made(kind: type[Any], value: Any) -> Any:
+def made(kind: Any, value: Any) -> Any:
     """``kind(value)`` for a decision of a player (an action or a pick), made once: the same
     kind and value give the very same object. Decisions are immutable, so a builder of rounds
     or probes that makes them here shares them from round to round, and whatever is kept by
@@ -259,7 +259,7 @@ def made(kind: type[Any], value: Any) -> Any:
 
 
 @functools.cache
-def _made(kind: type[Any], value: Any) -> Any:
+def _made(kind: Any, value: Any) -> Any:
     return kind(value)
 
 

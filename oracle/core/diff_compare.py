@@ -134,6 +134,22 @@ def hooks(game: Game) -> DiffExtension:
 # --- one game, compared step by step -------------------------------------------------------
 
 
+class _OnceAStep:
+    """``make(state)``, made once for the last state it was asked of (the very object)."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        self.make = make
+        self.last: tuple[Any, Any] | None = None
+
+    def __call__(self, state: Any) -> Any:
+        last = self.last
+        if last is not None and last[0] is state:
+            return last[1]
+        value = self.make(state)
+        self.last = (state, value)
+        return value
+
+
 class DiffGame:
     """One game played on both engines; every answer of the other is checked. The reference is
     ``game`` under ``config``; every request and answer goes through the game's codecs."""
@@ -169,32 +185,16 @@ class DiffGame:
         #: Protocol 4, a game played step by step: each player's view as the other engine's
         #: answers to ``view_changes`` make it, judged against the reference's view.
         self.rebuilt: dict[int, Any] = {}
-        self._legal: tuple[Any, Any] | None = None  # the last state asked and its decisions
-        self._mover: tuple[Any, int] | None = None  # the last state asked and who moves there
+        #: The reference's legal decisions at a state, made once for the step (its answer is
+        #: written, and a decision drawn from them).
+        self.legal_actions = _OnceAStep(game.legal_actions)
+        #: Who moves at a state, found once for the step: its answer is written, its
+        #: decision's request depends on it, and the game's loop asks it.
+        self.current_player = _OnceAStep(game.current_player)
         #: The game's players: a function of its configuration alone, unless the game says
         #: otherwise (its own ``players``), when they are asked of each state.
         self._players = (range(game.num_players(config)) if type(game).players is Game.players
                          else None)
-
-    def legal_actions(self, state: Any) -> Any:
-        """The reference's legal decisions at ``state``, made once for the step (its answer
-        is written, and a decision drawn from them)."""
-        last = self._legal
-        if last is not None and last[0] is state:
-            return last[1]
-        legal = self.game.legal_actions(state)
-        self._legal = (state, legal)
-        return legal
-
-    def current_player(self, state: Any) -> int:
-        """Who moves at ``state`` (the reference's), found once for the step: its answer is
-        written, its decision's request depends on it, and the game's loop asks it."""
-        last = self._mover
-        if last is not None and last[0] is state:
-            return last[1]
-        player = self.game.current_player(state)
-        self._mover = (state, player)
-        return player
 
     def diverge(self, request: Any, reference: Any, other: Any, message: str) -> DivergenceFound:
         message += _following(self.hooks, self.compared, request, reference, other)

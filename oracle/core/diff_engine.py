@@ -535,7 +535,7 @@ def _widen(stream: Any) -> None:
     try:
         import fcntl
 
-        fcntl.fcntl(stream.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)  # type: ignore[attr-defined]
+        fcntl.fcntl(stream.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     except (ImportError, AttributeError, OSError, ValueError):
         pass
 

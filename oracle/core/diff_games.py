@@ -150,7 +150,10 @@ def play_drawn(draws: Any, match_for: Callable[[Any, int], Any], game: Game,
             if seen and integer(0, 3) == 0:
                 match.probe(state, pick(seen))
             ends = legal if len(legal) <= 2 * PROBES else [*legal[:PROBES], *legal[-PROBES:]]
-            for decision in [d for d in ends if met.get(id(d)) is not d]:
+            # (``met`` keeps each object, so no other object has its id meanwhile)
+            for decision in () if all(map(met.__contains__, map(id, ends))) else ends:
+                if id(decision) in met:
+                    continue
                 met[id(decision)] = decision
                 key = decision  # its own key when it can be one, else its JSON text
                 try:
