@@ -96,7 +96,7 @@ class Pipeline:
         """Write a batch of game ``index`` (``last``: its last), once the one in flight is
         answered; ``texts``: the requests' JSON, written already; ``decisions``: how many
         decisions and chance outcomes it sends, counted already; ``exact``: whether every
-        expected answer is text (None: :func:`agrees` looks)."""
+        expected answer is plain text (None: :func:`agrees` looks)."""
         self.land()
         message = batch_request(requests)
         try:
@@ -126,9 +126,9 @@ class Pipeline:
 class ScriptedGame:
     """Game ``index`` played on the reference alone by ``match`` (a :class:`~.diff.DiffGame`,
     which makes the requests and the reference's answers), each request written down with the
-    reference's answer as canonical text (:class:`Refused`, :class:`Started`: where other
-    answers are right too), and sent to
-    the other engine in batches through ``pipeline``. The first game of an engine's process is
+    reference's answer as canonical text (a :class:`Refused` or :class:`Started` one where
+    other answers are right too), and sent to the other engine in batches through
+    ``pipeline``. The first game of an engine's process is
     started alone (its answer to ``new_game`` declares what it answers); once it has declared
     batches, ``new_game`` goes in the batch too, and a whole game is one line. An engine that
     does not answer batches, or compares only some keys of a view, has the game played step by
