@@ -240,29 +240,6 @@ class Deal(_Decision):
         return counts((self.removed,) + self.hands[0] + self.hands[1] + self.draws)
 
 
-def made(kind: Any, value: Any) -> Any:
-    """``kind(value)`` for a decision of a player (an action or a pick), made once: the same
-    kind and value give the very same object. Decisions are immutable, so a builder of rounds
-    or probes that makes them here shares them from round to round, and whatever is kept by
-    decision object (the log's texts, the oracle's decision texts) is found again. Bounded:
-    there are a few hundred such decisions. A value that is not hashable (a list) makes a new
-    object each time.
-
-    >>> made(Gift, (1, 0, 1)) is made(Gift, (1, 0, 1)), made(Gift, (1, 0, 1))
-    (True, Gift(cards=(0, 1, 1)))
-    """
-    try:
-        hash(value)
-    except TypeError:
-        return kind(value)
-    return _made(kind, value)
-
-
-@functools.cache
-def _made(kind: Any, value: Any) -> Any:
-    return kind(value)
-
-
 Action = Union[Secret, TradeOff, Gift, Competition]
 Response = Union[GiftPick, CompetitionPick]
 Decision = Union[Deal, Secret, TradeOff, Gift, Competition, GiftPick, CompetitionPick]

@@ -30,7 +30,6 @@ from .actions import (
     GiftPick,
     Secret,
     TradeOff,
-    made,
 )
 from .cards import FULL_DECK, Cards
 
@@ -51,16 +50,14 @@ class PlayerPlan:
     order: tuple[ActionKind, ...] = DEFAULT_ORDER
 
     def action(self, kind: ActionKind) -> tuple[Action, Decision | None]:
-        """The action of ``kind`` and the answer it gets (None: none), each made once
-        (:func:`~.actions.made`): the same objects in every round built."""
         if kind is ActionKind.SECRET:
-            return made(Secret, self.secret), None
+            return Secret(self.secret), None
         if kind is ActionKind.TRADE_OFF:
-            return made(TradeOff, self.trade_off), None
+            return TradeOff(self.trade_off), None
         if kind is ActionKind.GIFT:
-            return made(Gift, self.gift), made(GiftPick, self.gift_pick)
-        return (made(Competition, self.competition),
-                made(CompetitionPick, self.competition[self.competition_pick]))
+            return Gift(self.gift), GiftPick(self.gift_pick)
+        return (Competition(self.competition),
+                CompetitionPick(self.competition[self.competition_pick]))
 
     def cards_in_order(self) -> list[int]:
         out: list[int] = []

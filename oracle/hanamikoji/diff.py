@@ -23,7 +23,6 @@ from hanamikoji.engine.hanamikoji.actions import (
     GiftPick,
     Secret,
     TradeOff,
-    made,
 )
 from hanamikoji.engine.hanamikoji.errors import HanamikojiError
 from hanamikoji.engine.hanamikoji.game import Phase, legal_actions, new_game
@@ -122,12 +121,25 @@ def _planned_round(target: str, starter: int) -> tuple[Deal, tuple[Decision, ...
         sides = sides_for(target)
     except IntentError:  # one player wins and the other nothing: every geisha ties
         sides = sides_for("=" * C.NUM_GEISHA)
-    return round_for_sides(*sides, starter=starter)
+    deal, decisions = round_for_sides(*sides, starter=starter)
+    return deal, tuple(map(_one, decisions))
+
+
+#: Each decision of a player that a planned round or a probe makes, kept once: the same value
+#: is then the same object from round to round, and what is kept by decision object (the log's
+#: turn texts, the decisions' JSON) is found again. A few hundred at most (so many decisions
+#: of a player there are).
+_DECISIONS: dict[Decision, Decision] = {}
+
+
+def _one(decision: Decision) -> Decision:
+    """The decision kept for ``decision``'s value (:data:`_DECISIONS`)."""
+    return _DECISIONS.setdefault(decision, decision)
 
 
 def _probe(draws: Draws) -> Decision:
     """A decision of any kind on any cards, most of them forbidden where they are offered
-    (each made once: :func:`~hanamikoji.engine.hanamikoji.actions.made`)."""
+    (each value made once: :func:`_made`)."""
     integer = draws.integer
 
     def pair() -> tuple[int, int]:
@@ -135,16 +147,23 @@ def _probe(draws: Draws) -> Decision:
 
     kind = integer(0, 5)
     if kind == 0:
-        return made(Secret, integer(0, 6))
+        return _made(Secret, integer(0, 6))
     if kind == 1:
-        return made(TradeOff, (integer(0, 6), integer(0, 6)))
+        return _made(TradeOff, (integer(0, 6), integer(0, 6)))
     if kind == 2:
-        return made(Gift, (integer(0, 6), integer(0, 6), integer(0, 6)))
+        return _made(Gift, (integer(0, 6), integer(0, 6), integer(0, 6)))
     if kind == 3:
-        return made(Competition, (pair(), pair()))
+        return _made(Competition, (pair(), pair()))
     if kind == 4:
-        return made(GiftPick, integer(0, 6))
-    return made(CompetitionPick, pair())
+        return _made(GiftPick, integer(0, 6))
+    return _made(CompetitionPick, pair())
+
+
+@functools.lru_cache(maxsize=None)
+def _made(kind: Any, value: Any) -> Decision:
+    """``kind(value)``, made once for each kind and value (a few thousand at most): the
+    decision kept for its value (:func:`_one`)."""
+    return _one(kind(value))
 
 
 def play(data: Any, engine: Engine, variants: tuple[Rules, ...]) -> None:
