@@ -111,20 +111,21 @@ def compare_engines(argv: Sequence[str], *, games: int = 100, seed: int = 0,
     configs = tuple(hooks(game).configs(None)) if variants is None else tuple(variants)
 
     engine = Engine(argv, timeout) if engine is None else engine
-    engine.ensure_started()  # CannotStart: reported before any game
-    start = time.perf_counter()
-    try:
+    try:  # whatever ends the run here (Ctrl-C while the engine starts too) stops the engine
+        engine.ensure_started()  # CannotStart: reported before any game
+        start = time.perf_counter()
         divergence = (hooks(game).check_seeded(argv, timeout, configs=configs)
                       if seeded_check else None)
+        if divergence is None and hooks(game).draws_its_games():
+            # a seeded source, Hypothesis only to shrink
+            return compare_drawn(engine, game, configs, games=games, seed=seed, shrink=shrink,
+                                 progress=progress, start=start)
     except BaseException:
         engine.stop()
         raise
     if divergence is not None:
         engine.stop()
         return Report(0, divergence, engine.starts, time.perf_counter() - start, False)
-    if hooks(game).draws_its_games():  # a seeded source, Hypothesis only to shrink
-        return compare_drawn(engine, game, configs, games=games, seed=seed, shrink=shrink,
-                             progress=progress, start=start)
     # Only games that Hypothesis draws need it imported (about 0.2 s): not a seeded source's.
     from hypothesis import HealthCheck, Phase as HPhase, Verbosity, given, settings
     from hypothesis import seed as hypothesis_seed
