@@ -489,11 +489,6 @@ class DiffGame:
         its changes are judged against it)."""
         return list(self._step(state, scripted)[0])
 
-    def scripted_step(self, state: Any) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
-        """:meth:`step_requests` of a scripted game, and their JSON: the same objects and
-        texts at every step of a kind."""
-        return self._step(state, True)
-
     def _step(self, state: Any, scripted: bool,
               players: Any = None) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
         if players is None:
@@ -515,9 +510,10 @@ class DiffGame:
 
     def scripted_answers(self, state: Any) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...],
                                                     list[str]]:
-        """:meth:`scripted_step` and its answers (:meth:`step_texts`) at once, for a game
-        whose adapter compares whole views: the requests of ``state``'s step, their JSON and
-        the reference's answers as canonical texts."""
+        """The requests of ``state``'s step in a scripted game (:meth:`step_requests`), their
+        JSON (the same objects and texts at every step of a kind) and the reference's answers
+        as canonical texts (:meth:`step_texts`), for a game whose adapter compares whole
+        views."""
         players = self._players if self._players is not None else self.game.players(state)
         return (*self._step(state, True, players), self._texts(state, players))
 

@@ -87,16 +87,13 @@ class Pipeline:
         self.engine = engine  # a diff.Engine: write_request, read_answer
         self.done = done
         self.failures = failures  # what the engine raises when it fails: diff.EngineFailure
-        self.flight: tuple[dict[str, Any], list[Any], int, bool, int | None,
-                           bool | None] | None = None
+        self.flight: tuple[dict[str, Any], list[Any], int, bool, int | None] | None = None
 
     def send(self, requests: list[dict[str, Any]], expected: list[Any], index: int,
-             last: bool, texts: list[str] | None = None, decisions: int | None = None,
-             exact: bool | None = None) -> None:
+             last: bool, texts: list[str] | None = None, decisions: int | None = None) -> None:
         """Write a batch of game ``index`` (``last``: its last), once the one in flight is
         answered; ``texts``: the requests' JSON, written already; ``decisions``: how many
-        decisions and chance outcomes it sends, counted already; ``exact``: whether every
-        expected answer is plain text (None: :func:`agrees` looks)."""
+        decisions and chance outcomes it sends, counted already."""
         self.land()
         message = batch_request(requests)
         try:
@@ -104,20 +101,20 @@ class Pipeline:
                                       '{"op":"batch","requests":[' + ",".join(texts) + "]}")
         except self.failures as failure:
             raise Failed(index, failure) from None
-        self.flight = (message, expected, index, last, decisions, exact)
+        self.flight = (message, expected, index, last, decisions)
 
     def land(self) -> None:
         """Read and judge the answer of the batch in flight, if any: :class:`Mismatch` or
         :class:`Failed` for its game."""
         if self.flight is None:
             return
-        message, expected, index, last, decisions, exact = self.flight
+        message, expected, index, last, decisions = self.flight
         self.flight = None
         try:
             line = self.engine.read_answer(message, decisions)
         except self.failures as failure:
             raise Failed(index, failure) from None
-        if not agrees(line, expected, exact):
+        if not agrees(line, expected):
             raise Mismatch(index, line, message["requests"], expected, last)
         if last:
             self.done(index)
@@ -142,9 +139,6 @@ class ScriptedGame:
         self.written: list[str] = []  # the requests' JSON
         self.decisions = 0  # the decisions and chance outcomes among them (probes too)
         self.expected: list[str] = []
-        #: Whether every item of ``expected`` is plain text (no :class:`Refused`, no
-        #: :class:`Started`).
-        self.exact = True
         self.chars = 0
         #: Requests sent in earlier batches of this game.
         self.sent = 0
@@ -175,8 +169,6 @@ class ScriptedGame:
         self.written.append(json.dumps(request) if written is None else written)
         self.expected.append(text)
         self.chars += len(text)
-        if type(text) is not str:
-            self.exact = False
         if self.chars >= BATCH_CHARS:
             self.flush(last=False)
 
@@ -238,13 +230,11 @@ class ScriptedGame:
         judged when the next batch goes, or at the end: :meth:`Pipeline.land`)."""
         if self.live:
             return
-        requests, expected, written, exact = (self.requests, self.expected, self.written,
-                                              self.exact)
+        requests, expected, written = self.requests, self.expected, self.written
         decisions, self.decisions = self.decisions, 0
         self.requests, self.expected, self.written, self.chars = [], [], [], 0
-        self.exact = True
         self.sent += len(requests)
-        self.pipeline.send(requests, expected, self.index, last, written, decisions, exact)
+        self.pipeline.send(requests, expected, self.index, last, written, decisions)
         if not last:  # kept while the game goes on: a later batch is judged from them
             self.batches.append((requests, expected))
 
@@ -345,19 +335,17 @@ _DECODER = json.JSONDecoder()
 _END = object()
 
 
-def agrees(line: bytes, expected: Sequence[str], exact: bool | None = None) -> bool:
+def agrees(line: bytes, expected: Sequence[str]) -> bool:
     """Whether ``line`` is ``{"answers": [...]}`` with the texts ``expected`` in order, where
     a :class:`Refused` text is any JSON object with an ``"error"`` (the answer to a probe) and
-    a :class:`Started` text any answer to ``new_game`` that declares batches and whole views;
-    ``exact``: whether every item of ``expected`` is plain text, known already (None: looked
-    at). The reference's own line is the texts joined, compared as bytes."""
+    a :class:`Started` text any answer to ``new_game`` that declares batches and whole views.
+    The reference's own line is the texts joined, compared as bytes; only another line is
+    read."""
     answers = ",".join(expected).encode()
     if len(line) == len(answers) + 15 and line.startswith(b'{"answers":[') and \
             line.startswith(answers, 12) and line.endswith(b"]}\n"):
         return True
-    if exact is None:
-        exact = all(type(part) is str for part in expected)
-    if exact:
+    if all(type(part) is str for part in expected):  # nothing but texts: those bytes or none
         return False
     try:
         text = line.decode("utf-8")
